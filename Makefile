@@ -1,0 +1,35 @@
+# The two commands a newcomer needs: `make lab` and `make test`. Both build .venv/ first if it is missing
+# (or older than the pins in requirements.txt), so a fresh clone needs nothing else.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+READY := $(VENV)/.ready
+# JupyterLab refuses to start as root unless told it may (these machines and CI run as root).
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# Extra arguments for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899"
+LAB_ARGS ?=
+
+.PHONY: lab test notebooks bench clean-venv
+
+lab: $(READY)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
+
+test: $(READY)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Re-run every lesson notebook in a fresh kernel and save its outputs (then review `git diff`).
+notebooks: $(READY)
+	$(BIN)/python tools/refresh_notebooks.py notebooks/*.ipynb
+
+bench: $(READY)
+	$(BIN)/python bench/notebook_runtime.py
+
+$(READY): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 10) <= sys.version_info[:2] <= (3, 13) else "This lesson needs Python 3.10 to 3.13, and $(PYTHON) is Python %d.%d. Run make with PYTHON=python3.12 (or another supported version)." % sys.version_info[:2])'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt -e .
+	touch $(READY)
+
+clean-venv:
+	rm -rf $(VENV)

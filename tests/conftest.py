@@ -1,0 +1,23 @@
+"""Shared fixtures for the test suite."""
+import json
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")  # figures are drawn off-screen in tests
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+# nbval runs the lesson notebooks; any notebook under tests/ (a corpus of student submissions, say) is data.
+collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
+
+
+@pytest.fixture(scope="session")
+def root():
+    return ROOT
+
+
+def load_notebook(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
