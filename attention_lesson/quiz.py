@@ -1,0 +1,162 @@
+"""The five self-check questions: one bank, read by the self-study notebook and by the classroom assignment.
+
+Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz_widgets) and by the answer
+cells of source/score_gradient/. The bank, `quiz_bank.json` beside this file, is sealed: the right answer
+of each question is stored only as a salted SHA-256 hash, and each explanation is stored scrambled with a
+key derived from the answer it explains. So a student who opens the file reads the questions and options,
+but neither which option is right nor the explanations; checking an answer (here, or in the widget)
+reveals the explanation of what was chosen, as a good self-check should.
+The plain key lives only in the hidden tests of the instructors' source/ notebook.
+"""
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from numbers import Integral, Real
+from pathlib import Path
+
+BANK_PATH = Path(__file__).with_name("quiz_bank.json")
+KINDS = ("number", "single", "multi")
+
+
+class AnswerFormatError(ValueError):
+    """An answer given in the wrong form (a string where a set of letters was asked, say)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    kind: str            # "number", "single" (one letter) or "multi" (a set of letters, all or nothing)
+    prompt: str          # Markdown
+    options: tuple       # ((letter, text), ...); empty for a number
+    salt: str
+    answer_hash: str
+    sealed_feedback: dict  # canonical answer hash -> scrambled explanation
+
+    @property
+    def letters(self):
+        return tuple(letter for letter, _ in self.options)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    explanations: tuple  # ((label, explanation), ...) for what the answer chose
+
+
+def load_bank(path=BANK_PATH):
+    """Read the sealed question bank: a dict from question id to Question, in the bank's order."""
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    bank = {}
+    for entry in raw["questions"]:
+        q = Question(id=entry["id"], kind=entry["kind"], prompt=entry["prompt"],
+                     options=tuple((o["letter"], o["text"]) for o in entry.get("options", [])),
+                     salt=entry["salt"], answer_hash=entry["answer_hash"], sealed_feedback=dict(entry["feedback"]))
+        if q.kind not in KINDS:
+            raise ValueError(f"{path}: question {q.id} has unknown kind {q.kind!r}; use one of {KINDS}")
+        bank[q.id] = q
+    return bank
+
+
+def canonical(question, answer):
+    """The one string an answer stands for, or AnswerFormatError saying what form was expected."""
+    if question.kind == "number":
+        if isinstance(answer, bool) or not isinstance(answer, (Integral, Real)):
+            raise AnswerFormatError(f"{question.id} asks for a number, such as 3 or 2.5; got {type(answer).__name__} {answer!r}")
+        value = float(answer)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise AnswerFormatError(f"{question.id} asks for a finite number; got {answer!r}")
+        return str(int(value)) if value.is_integer() else repr(value)
+    letters = question.letters
+    if question.kind == "single":
+        if not isinstance(answer, str) or answer.strip().lower() not in letters:
+            raise AnswerFormatError(f"{question.id} asks for one letter among {', '.join(letters)} as a string, such as "
+                                    f"'{letters[0]}'; got {type(answer).__name__} {answer!r}")
+        return answer.strip().lower()
+    if isinstance(answer, str) or not isinstance(answer, (set, frozenset, list, tuple)):
+        raise AnswerFormatError(f"{question.id} asks for a set of letters, such as {{'{letters[0]}', '{letters[1]}'}} "
+                                f"(every option you think is true); got {type(answer).__name__} {answer!r}")
+    chosen = set()
+    for item in answer:
+        if not isinstance(item, str) or item.strip().lower() not in letters:
+            raise AnswerFormatError(f"{question.id}: {item!r} is not one of the option letters {', '.join(letters)}")
+        chosen.add(item.strip().lower())
+    return "".join(sorted(chosen))
+
+
+def digest(question, canonical_answer):
+    """The salted hash under which an answer is filed."""
+    return hashlib.sha256(f"{question.salt}|{question.id}|{canonical_answer}".encode()).hexdigest()
+
+
+def _keystream(key, n):
+    return hashlib.shake_256(f"feedback|{key}".encode()).digest(n)
+
+
+def scramble(key, text):
+    raw = text.encode()
+    return base64.b64encode(bytes(a ^ b for a, b in zip(raw, _keystream(key, len(raw))))).decode()
+
+
+def unscramble(key, blob):
+    raw = base64.b64decode(blob)
+    return bytes(a ^ b for a, b in zip(raw, _keystream(key, len(raw)))).decode()
+
+
+def is_correct(question, answer):
+    """True when `answer` is right: exact for a number, all or nothing for a set of letters."""
+    return digest(question, canonical(question, answer)) == question.answer_hash
+
+
+def check(question, answer):
+    """Judge an answer and explain it: the verdict and the explanation of each option chosen.
+
+    A number gets the full explanation only when it is right (the explanation would give the number
+    away); a wrong number gets a hint.
+    """
+    answer_text = canonical(question, answer)
+    correct = digest(question, answer_text) == question.answer_hash
+    if question.kind == "number":
+        key = "correct" if correct else "hint"
+        return Verdict(correct, ((answer_text, _explanation(question, key if correct else "hint", answer_text)),))
+    chosen = answer_text
+    return Verdict(correct, tuple((letter, _explanation(question, letter)) for letter in chosen))
+
+
+def _explanation(question, label, answer_text=None):
+    key = answer_text if label == "correct" else label
+    lookup = digest(question, f"explain:{key}")
+    return unscramble(f"{question.salt}|{key}", question.sealed_feedback[lookup])
+
+
+def seal(plain):
+    """Turn a plain bank (answers and explanations in clear) into the sealed form stored in the package.
+
+    `plain` is {"questions": [{id, kind, prompt, options, salt, answer, explanations}]}, where for a number
+    `explanations` is {"correct": ..., "hint": ...} and otherwise {letter: explanation}. Used by
+    tools/quiz_bank.py; the plain form is never committed.
+    """
+    sealed = []
+    for entry in plain["questions"]:
+        q = Question(entry["id"], entry["kind"], entry["prompt"],
+                     tuple((o["letter"], o["text"]) for o in entry.get("options", [])), entry["salt"], "", {})
+        answer_text = canonical(q, entry["answer"] if q.kind != "multi" else set(entry["answer"]))
+        feedback = {}
+        for label, text in entry["explanations"].items():
+            key = answer_text if label == "correct" else label
+            feedback[digest(q, f"explain:{key}")] = scramble(f"{q.salt}|{key}", text)
+        sealed.append({"id": q.id, "kind": q.kind, "prompt": q.prompt,
+                       "options": [{"letter": l, "text": t} for l, t in q.options],
+                       "salt": q.salt, "answer_hash": digest(q, answer_text), "feedback": feedback})
+    return {"questions": sealed}
+
+
+def question_markdown(question, heading=None):
+    """The question as readable Markdown (prompt, then the lettered options): the one text both uses show."""
+    parts = [f"**{heading}**"] if heading else []
+    parts.append(question.prompt.strip())
+    if question.kind == "multi":
+        parts.append("*Select every true option: all or nothing, no partial credit.*")
+    if question.options:
+        parts.append("\n".join(f"- **{letter})** {text}" for letter, text in question.options))
+    return "\n\n".join(parts)
