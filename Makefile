@@ -33,3 +33,31 @@ $(READY): requirements.txt pyproject.toml
 
 clean-venv:
 	rm -rf $(VENV)
+
+# Instructors ------------------------------------------------------------------------------------------------
+# The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
+# nbgrader runs `alembic` from PATH, hence the PATH prefix.
+ASSIGNMENT ?= score_gradient
+NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
+
+.PHONY: release autograde feedback grades bench-autograde
+
+# Regenerate release/ (what students receive) from source/; commit the result.
+release: $(READY)
+	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+
+# Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force re-grades all.
+autograde: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) $(AUTOGRADE_ARGS)
+
+# HTML feedback in feedback/ (hidden checks named with their message, never their code); then nbgrader release_feedback.
+feedback: $(READY)
+	$(NBGRADER_ENV) $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
+
+# All grades to grades.csv.
+grades: $(READY)
+	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
+
+# Autograding cost per submission against the kernel start-up floor.
+bench-autograde: $(READY)
+	$(BIN)/python bench/autograde_cost.py

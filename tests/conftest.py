@@ -21,3 +21,12 @@ def root():
 
 def load_notebook(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+# ---- score_gradient assignment (tests/test_assignment_*.py) -------------------------------------------------------
+@pytest.fixture(scope="session")
+def graded_corpus(tmp_path_factory):
+    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config."""
+    import corpus_tools
+
+    return corpus_tools.grade_corpus(tmp_path_factory.mktemp("corpus"))

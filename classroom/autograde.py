@@ -1,0 +1,131 @@
+"""Autograde every submission, and make sure each one ends with a recorded grade and a notebook to feed back.
+
+    python -m classroom.autograde ASSIGNMENT [more nbgrader autograde options, e.g. --force]
+
+Runs `nbgrader autograde` (whose pipeline, set in nbgrader_config.py, already survives hanging, crashing and
+cheating code), then checks every submission in submitted/. nbgrader skips a submission it could not process (a
+corrupt notebook file, say) and deletes its autograded copy, which would leave no feedback and, on a re-grade, the
+previous score in the gradebook. For each such submission this driver records 0 for every check (marked for manual
+review), and writes an autograded notebook that says why, so `nbgrader generate_feedback` has something to send.
+Exit status: 0 if every submission was graded normally, 1 if any needed this fallback (the summary says which).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from nbgrader.api import Gradebook, MissingEntry
+
+FALLBACK = ("The grader could not run this notebook ({why}), so every check below scored 0. "
+            "Your teacher has been told and will look at your submission by hand.")
+
+
+def _nbgrader(args, root):
+    bin_dir = Path(sys.executable).parent
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return subprocess.run([str(bin_dir / "nbgrader"), *args], cwd=root, env=env).returncode
+
+
+def _timestamp(folder):
+    path = folder / "timestamp.txt"
+    return path.read_text().strip() if path.exists() else None
+
+
+def check_submissions(root, assignment):
+    """[(student, notebook, why)] for every submitted notebook without a usable autograded copy and grade."""
+    root = Path(root)
+    problems = []
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        notebooks = [nb.name for nb in gb.find_assignment(assignment).notebooks]
+        for folder in sorted((root / "submitted").glob(f"*/{assignment}")):
+            student = folder.parent.name
+            graded_folder = root / "autograded" / student / assignment
+            for name in notebooks:
+                graded = graded_folder / f"{name}.ipynb"
+                if not (folder / f"{name}.ipynb").exists():
+                    continue  # nbgrader itself records 0 for a notebook that was not handed in
+                if not graded.exists() or _timestamp(graded_folder) != _timestamp(folder):
+                    problems.append((student, name, "nbgrader could not process the submitted file"))
+                    continue
+                try:
+                    grades = gb.find_submission_notebook(name, assignment, student).grades
+                except MissingEntry:
+                    problems.append((student, name, "the gradebook has no record of it"))
+                    continue
+                if any(g.auto_score is None and g.manual_score is None for g in grades):
+                    problems.append((student, name, "some checks have no score"))
+    return problems
+
+
+def record_failure(root, assignment, student, notebook, why):
+    """Record 0 for every check of this notebook and write an autograded notebook that explains it."""
+    root = Path(root)
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        gb.update_or_create_student(student)
+        submission = gb.update_or_create_submission(assignment, student)
+        source = gb.find_notebook(notebook, assignment)
+        cells = []
+        message = FALLBACK.format(why=why)
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": f"**{message}**"})
+        for cell in source.source_cells:
+            meta = {"grade": False, "solution": False, "locked": bool(cell.locked), "grade_id": cell.name,
+                    "schema_version": 3, "task": False}
+            grade = next((g for g in source.grade_cells if g.name == cell.name), None)
+            new = {"cell_type": cell.cell_type, "metadata": {"nbgrader": meta}, "source": cell.source}
+            if grade is not None:
+                meta.update(grade=True, points=grade.max_score)
+            if cell.name in {s.name for s in source.solution_cells}:
+                meta["solution"] = True
+            if cell.cell_type == "code":
+                new.update(execution_count=None, outputs=[])
+                if grade is not None and not meta["solution"]:
+                    new["outputs"] = [{"output_type": "error", "ename": "NotGraded", "evalue": message,
+                                       "traceback": [f"NotGraded: {message}"]}]
+            cells.append(new)
+        nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                          "language": "python"}},
+              "nbformat": 4, "nbformat_minor": 4}
+        for grade in gb.find_submission_notebook(notebook, assignment, student).grades:
+            grade.auto_score = 0.0
+            grade.needs_manual_grade = True
+        gb.db.commit()
+        timestamp = submission.timestamp
+    folder = root / "autograded" / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{notebook}.ipynb"
+    if target.exists():
+        target.chmod(0o644)
+    target.write_text(json.dumps(nb, indent=1))
+    submitted = root / "submitted" / student / assignment
+    for extra in submitted.iterdir():  # timestamp.txt and submission_secret.txt, which feedback release needs
+        if extra.is_file() and extra.suffix != ".ipynb":
+            shutil.copy(extra, folder / extra.name)
+    if not (folder / "timestamp.txt").exists() and timestamp is not None:
+        (folder / "timestamp.txt").write_text(str(timestamp))
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-"):
+        print(__doc__)
+        return 2
+    assignment, extra = argv[0], argv[1:]
+    root = Path.cwd()
+    status = _nbgrader(["autograde", assignment, *extra], root)
+    problems = check_submissions(root, assignment)
+    for student, notebook, why in problems:
+        print(f"[classroom.autograde] {student}/{notebook}: {why}; recorded 0 for every check and wrote an "
+              "explanation for the feedback", file=sys.stderr)
+        record_failure(root, assignment, student, notebook, why)
+    if problems:
+        return 1
+    if status != 0:
+        print(f"[classroom.autograde] nbgrader autograde exited with status {status}, yet every submission has a "
+              "grade: see its log above", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import numpy as np
+
+
+def score_gradient(A, G):
+    return A * (G - G.sum(axis=1, keepdims=True))

@@ -1,0 +1,6 @@
+import numpy as np
+
+
+def score_gradient(A, G):
+    A *= G - np.sum(A * G, axis=1, keepdims=True)
+    return A

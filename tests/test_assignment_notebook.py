@@ -1,0 +1,61 @@
+"""The score_gradient assignment as an instructor ships it: validated both ways, release/ regenerated identically,
+and every grade cell shaped the way nbgrader's cell rhythm asks (docstring, grade_id, points, raises on failure)."""
+import ast
+import json
+
+import pytest
+
+import corpus_tools
+from conftest import ROOT, load_notebook
+
+SOURCE = ROOT / "source" / "score_gradient" / "score_gradient.ipynb"
+RELEASE = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"
+
+
+def grade_cells(nb):
+    return [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")]
+
+
+def test_source_passes_nbgrader_validate():
+    result = corpus_tools.nbgrader("validate", str(SOURCE), cwd=ROOT)
+    assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
+
+
+def test_release_fails_every_grade_cell_under_validate_invert():
+    result = corpus_tools.nbgrader("validate", "--invert", str(RELEASE), cwd=ROOT)
+    assert "Success! The notebook does not pass any tests." in result.stdout, result.stdout + result.stderr
+
+
+def test_release_is_what_generate_assignment_makes(tmp_path):
+    course = corpus_tools.make_course(tmp_path / "course")
+    fresh = json.loads((course / "release" / "score_gradient" / "score_gradient.ipynb").read_text())
+    assert fresh == json.loads(RELEASE.read_text()), "release/ is stale: run `make release` and commit it"
+    assert sorted(p.name for p in (course / "release" / "score_gradient").iterdir()) == \
+        sorted(p.name for p in RELEASE.parent.iterdir())
+
+
+@pytest.mark.parametrize("cell", grade_cells(load_notebook(SOURCE)), ids=lambda c: c["metadata"]["nbgrader"]["grade_id"])
+def test_each_grade_cell_checks_one_named_behaviour_and_raises_on_failure(cell):
+    meta = cell["metadata"]["nbgrader"]
+    source = "".join(cell["source"])
+    tree = ast.parse(source)
+    assert ast.get_docstring(tree), "open the grade cell with a one-line docstring saying what it checks"
+    assert meta["points"] > 0 and meta["locked"] and len(meta["grade_id"]) > 8
+    last = tree.body[-1]
+    # a last value (a comparison, a number) would be read by nbgrader as partial credit; calls here return None
+    assert not (isinstance(last, ast.Expr) and not isinstance(last.value, ast.Call)), "end by raising, not a value"
+    if "BEGIN HIDDEN TESTS" in source:
+        visible = source.split("### BEGIN HIDDEN TESTS")[0]
+        assert "score_gradient(" in visible, "the visible part must call the function, so the release fails it"
+
+
+def test_the_prompt_states_the_formula_and_the_three_rules():
+    text = "".join("".join(c["source"]) for c in load_notebook(RELEASE)["cells"] if c["cell_type"] == "markdown")
+    for needle in (r"\alpha_{ij}\Big(g_{ij}", "No Jacobian", "Whole-array operations", "Leave `A` and `G` alone"):
+        assert needle in text
+
+
+def test_release_holds_no_solution_and_no_hidden_test():
+    text = RELEASE.read_text()
+    for secret in ("BEGIN SOLUTION", "HIDDEN TESTS", "weighted_mean", "_through_jacobians", "_softmax_rows"):
+        assert secret not in text
