@@ -108,6 +108,25 @@ def is_correct(question, answer):
     return digest(question, canonical(question, answer)) == question.answer_hash
 
 
+def recover_answer(question, largest_number=10000):
+    """The right answer, found the way anyone could: by trying every answer in the (small) answer space.
+
+    Whole numbers from 0 to `largest_number` for a number; each letter for one choice; every subset of the
+    letters for a multi-select (returned as a sorted list). Used by the maintainers' tools/quiz_bank.py.
+    """
+    if question.kind == "number":
+        candidates = range(largest_number + 1)
+    elif question.kind == "single":
+        candidates = question.letters
+    else:
+        letters = question.letters
+        candidates = ({l for i, l in enumerate(letters) if mask >> i & 1} for mask in range(2 ** len(letters)))
+    for candidate in candidates:
+        if is_correct(question, candidate):
+            return sorted(candidate) if isinstance(candidate, set) else candidate
+    raise ValueError(f"{question.id}: no answer in the search range matches the stored hash")
+
+
 def check(question, answer):
     """Judge an answer and explain it: the verdict and the explanation of each option chosen.
 

@@ -294,10 +294,12 @@ class TrustedGrades(NbGraderPreprocessor):
         tests = [(name, source) for name, cell_type, source, _, points, is_solution in cells
                  if points is not None and cell_type == "code" and not is_solution]
         solution_ids = {name for name, *_, is_solution in cells if is_solution}
-        student_source = "\n\n".join(
-            cell.source for cell in nb.cells
-            if cell.cell_type == "code" and utils.is_solution(cell)
-            and cell.metadata.nbgrader.get("grade_id") in solution_ids)
+        solution_sources = [cell.source for cell in nb.cells
+                            if cell.cell_type == "code" and utils.is_solution(cell)
+                            and cell.metadata.nbgrader.get("grade_id") in solution_ids]
+        # One solution cell (score_gradient) is run as it is; several answer cells (the quiz) are run one by one,
+        # so that an unanswered question, still raising NotImplementedError, costs only its own points.
+        student_source = solution_sources if len(solution_sources) > 1 else "\n\n".join(solution_sources)
         started = time.monotonic()
         verdicts = decide(student_source, tests, call_timeout=self.call_timeout,
                           define_timeout=self.define_timeout, max_strikes=self.max_strikes,

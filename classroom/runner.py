@@ -7,6 +7,8 @@ NumPy only; the framing helpers `send` and `recv_frame` are shared with the trus
 
 Requests (JSON header, then arrays as .npy blobs):
   {"op": "define", "source": str}                      run the solution source in a fresh namespace
+  {"op": "define_each", "sources": [str]}              run several answer cells in one namespace, each on its own:
+                                                       one that raises does not stop the next (reply lists errors)
   {"op": "lookup", "name": str}                        what is `name`: a function, plain data, or missing
   {"op": "call", "name": str, "writeable": [bool], "trace": bool}, blobs = the arguments
 Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "message": str}.
@@ -43,6 +45,12 @@ def _error(exc):
     return {"ok": False, "error": type(exc).__name__, "message": message[:500]}
 
 
+def _plain_items(value):
+    """True for a small collection of short strings, whole numbers, floats and booleans (sent as JSON)."""
+    return len(value) <= 100 and all(type(item) in (str, int, float, bool) and len(repr(item)) <= 100
+                                     for item in value)
+
+
 def _npy(np, array):
     buffer = io.BytesIO()
     np.save(buffer, array, allow_pickle=False)
@@ -58,6 +66,15 @@ def _encode(np, value):
         return {"kind": "ndarray"}, [_npy(np, array)]
     if value is None:
         return {"kind": "none"}, []
+    if type(value) is str:
+        if len(value) > 10000:
+            return {"kind": "other", "type": "very long str"}, []
+        return {"kind": "str", "value": value}, []
+    if type(value) in (set, frozenset, list, tuple) and _plain_items(value) and (
+            type(value) in (set, frozenset) or any(type(item) is str for item in value)):
+        items = sorted(value, key=repr) if type(value) in (set, frozenset) else list(value)
+        return {"kind": "json-" + ("set" if type(value) in (set, frozenset) else type(value).__name__),
+                "value": items}, []
     if isinstance(value, (bool, int, float, complex, np.generic)) and not isinstance(value, np.void):
         kind = "numpy-scalar" if isinstance(value, np.generic) else "python-scalar"
         return {"kind": kind, "type": type(value).__name__}, [_npy(np, np.asarray(value))]
@@ -112,6 +129,14 @@ def serve(proto_in, proto_out):
             except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the student's code chose them
                 reply = _error(exc)
             send(proto_out, reply)
+        elif op == "define_each":
+            errors = []
+            for number, source in enumerate(request["sources"], start=1):
+                try:
+                    exec(compile(source, f"<your answer cell {number}>", "exec"), namespace)
+                except BaseException as exc:  # one cell's failure must not cost the others
+                    errors.append(dict(_error(exc), cell=number))
+            send(proto_out, {"ok": True, "errors": errors})
         elif op == "lookup":
             name = request["name"]
             if name not in namespace:

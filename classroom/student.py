@@ -41,8 +41,8 @@ class ForeignObject:
         object.__setattr__(self, "_description", description)
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError(f"score_gradient returned {object.__getattribute__(self, '_description')}, "
-                        "not a NumPy array of numbers")
+        raise TypeError(f"your code produced {object.__getattribute__(self, '_description')}, "
+                        "not a NumPy array of numbers (nor a number, a string or a set of strings)")
 
     def __getattr__(self, name):
         self._refuse()
@@ -163,7 +163,10 @@ class StudentCode:
 
     def __init__(self, source, call_timeout=3.0, define_timeout=5.0, max_strikes=3,
                  memory=2048 * MiB, max_reply=64 * MiB):
+        """`source` is the solution cell's code, or a list of answer cells' code run one by one (a cell that
+        raises then costs only the names it would have defined)."""
         self.source = source
+        self.cell_errors = []
         self.call_timeout = call_timeout
         self.define_timeout = define_timeout
         self.max_strikes = max_strikes
@@ -183,7 +186,9 @@ class StudentCode:
                                "times")
         child = _Child(self.memory, self.max_reply)
         try:
-            reply, _ = child.request({"op": "define", "source": self.source}, timeout=self.define_timeout)
+            request = ({"op": "define_each", "sources": list(self.source)} if isinstance(self.source, (list, tuple))
+                       else {"op": "define", "source": self.source})
+            reply, _ = child.request(request, timeout=self.define_timeout)
         except TimeoutError:
             child.kill()
             self.define_error = (f"running your solution cell did not finish within {self.define_timeout:g} s "
@@ -198,6 +203,7 @@ class StudentCode:
             self.define_error = (f"your solution cell raised {reply.get('error')}: {reply.get('message')}"
                                  " (the grader runs that cell on its own)")
             raise StudentError(self.define_error)
+        self.cell_errors = list(reply.get("errors", []))
         child.baseline = child.memory_status()
         return child
 
@@ -239,6 +245,10 @@ class StudentCode:
         if not header.get("ok"):
             raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}")
         if header["kind"] == "missing":
+            if self.cell_errors:
+                why = "; ".join(f"cell {e['cell']} raised {e['error']}" + (f": {e['message']}" if e["message"] else "")
+                                for e in self.cell_errors)
+                raise NameError(f"name '{name}' is not defined by your answer cells ({why})")
             raise NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on "
                             "its own: keep imports and helpers inside it)")
         if header["kind"] == "function":
@@ -274,6 +284,11 @@ def _rebuild(header, blobs):
         return _load(blobs[0]).item()
     if kind == "numpy-scalar":
         return _load(blobs[0])[()]
+    if kind == "str" and isinstance(header.get("value"), str):
+        return header["value"]
+    if kind in ("json-set", "json-list", "json-tuple") and isinstance(header.get("value"), list) and all(
+            type(v) in (str, int, float, bool) for v in header["value"]):
+        return {"json-set": set, "json-list": list, "json-tuple": tuple}[kind](header["value"])
     return foreign(header.get("type", "unknown"))
 
 

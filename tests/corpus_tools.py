@@ -144,9 +144,12 @@ def scores(course):
         return out
 
 
-def max_scores(course):
+def max_scores(course, notebook=ASSIGNMENT):
+    """{grade_id: points} of one notebook of the assignment (the corpus is about score_gradient.ipynb; the quiz
+    notebook, which corpus students do not hand in, is graded 0 by nbgrader and tested in test_assignment_quiz)."""
     with Gradebook(f"sqlite:///{Path(course) / 'gradebook.db'}") as gb:
-        return {c.name: c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks for c in nb.grade_cells}
+        return {c.name: c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks if nb.name == notebook
+                for c in nb.grade_cells}
 
 
 def messages(course, student):

@@ -15,17 +15,26 @@ from pathlib import Path
 import pytest
 
 import corpus_tools
+from attention_lesson import quiz
 from corpus_tools import ASSIGNMENT, ROOT, SUBMISSIONS
 
 COURSE_ID = "sqrt-dk"
-FULL = 16.0
+FULL = 16.0  # score_gradient.ipynb
+QUIZ = 5.0   # intuition_quiz.ipynb: one point per question
+QUESTIONS = list(quiz.load_bank().values())
+RIGHT = {n: (set(a) if q.kind == "multi" else a) for n, q in enumerate(QUESTIONS, start=1)
+         for a in [quiz.recover_answer(q)]}  # recovered from the bank's hashes: no key is written here
 # What must never reach a student: fragments of the hidden tests and of the reference solution.
 SECRETS = ["BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "checks.python_loops",
-           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values"]
+           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
+           "_given !=", "_quiz.canonical", "load_bank"]
+# bob's quiz: 1 and 4 right, 2 a wrong letter, 3 in the wrong form (a string, not a set), 5 left unanswered.
+BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l != RIGHT[2])),
+            3: repr("".join(sorted(RIGHT[3]))), 4: repr(RIGHT[4])}
 
 FIRST_ROUND = {"alice": "correct_einsum.py", "bob": "wrong_returns_A_times_G.py",
                "carol": "wrong_loops_over_cells.py", "dave": "cheat_exits_process.py"}
-FIRST_SCORES = {"alice": FULL, "bob": 0.0, "carol": FULL - 2, "dave": 0.0}
+FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 0.0 + 2, "carol": FULL - 2, "dave": 0.0}
 
 
 class Cycle:
@@ -45,26 +54,36 @@ class Cycle:
                                      f"--Exchange.root={self.exchange}", f"--Exchange.cache={home / '.cache'}",
                                      cwd=home)
 
-    def work_on(self, who, solution_code):
-        """Fetch (first time only), write the solution into the fetched notebook, and submit."""
+    def work_on(self, who, solution_code, quiz_answers=None):
+        """Fetch (first time only), write the solution (and quiz answers, {n: source}) into the fetched
+        notebooks, and submit the whole assignment."""
         home = self.base / "students" / who
         path = home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         if not path.exists():
             self.student(who, "fetch_assignment", ASSIGNMENT)
+        self._fill(path, lambda grade_id: solution_code)
+        if quiz_answers:
+            self._fill(home / ASSIGNMENT / "intuition_quiz.ipynb", lambda grade_id: (
+                f"answer_{grade_id[7:]} = {quiz_answers[int(grade_id[7:])]}" if int(grade_id[7:]) in quiz_answers
+                else None))
+        self.student(who, "submit", ASSIGNMENT)
+
+    @staticmethod
+    def _fill(path, source_for):
         nb = json.loads(path.read_text())
         for cell in nb["cells"]:
-            if cell["metadata"].get("nbgrader", {}).get("solution"):
-                cell["source"] = solution_code
+            meta = cell["metadata"].get("nbgrader", {})
+            if meta.get("solution") and source_for(meta["grade_id"]) is not None:
+                cell["source"] = source_for(meta["grade_id"])
         path.write_text(json.dumps(nb))
-        self.student(who, "submit", ASSIGNMENT)
 
     def autograde(self):
         bin_dir = Path(sys.executable).parent
         return subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT], cwd=self.course,
                               env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
 
-    def feedback_html(self, who):
-        found = sorted((self.base / "students" / who / ASSIGNMENT / "feedback").glob(f"*/{ASSIGNMENT}.html"))
+    def feedback_html(self, who, notebook=ASSIGNMENT):
+        found = sorted((self.base / "students" / who / ASSIGNMENT / "feedback").glob(f"*/{notebook}.html"))
         assert found, f"no feedback fetched for {who}"
         return found[-1].read_text()
 
@@ -73,8 +92,9 @@ class Cycle:
 def cycle(tmp_path_factory):
     cycle = Cycle(tmp_path_factory.mktemp("cycle"))
     cycle.instructor("release_assignment", ASSIGNMENT)
+    quiz_answers = {"alice": {n: repr(a) for n, a in RIGHT.items()}, "bob": BOB_QUIZ}
     for who, solution in FIRST_ROUND.items():
-        cycle.work_on(who, (SUBMISSIONS / solution).read_text())
+        cycle.work_on(who, (SUBMISSIONS / solution).read_text(), quiz_answers.get(who))
     cycle.instructor("collect", ASSIGNMENT)
     cycle.first_autograde = cycle.autograde()
     cycle.first_scores = corpus_tools.scores(cycle.course)
@@ -103,7 +123,7 @@ def test_first_round_scores(cycle):
 
 def test_regrade_replaces_every_score(cycle):
     totals = {who: sum(g.values()) for who, g in cycle.final_scores.items()}
-    assert totals == {"alice": FULL, "bob": FULL, "carol": 0.0, "dave": 0.0, "erin": 0.0}
+    assert totals == {"alice": FULL + QUIZ, "bob": FULL + 2, "carol": 0.0, "dave": 0.0, "erin": 0.0}
 
 
 def test_a_corrupt_submission_still_gets_a_grade_and_feedback(cycle):
@@ -118,14 +138,26 @@ def test_exported_csv_matches_the_gradebook(cycle):
     assert set(rows) == set(cycle.final_scores)
     for who, grades in cycle.final_scores.items():
         assert float(rows[who]["score"]) == sum(grades.values())
-        assert float(rows[who]["max_score"]) == FULL
+        assert float(rows[who]["max_score"]) == FULL + QUIZ
 
 
 @pytest.mark.parametrize("who", ["alice", "bob", "carol", "dave", "erin"])
 def test_feedback_never_shows_hidden_tests_or_the_reference(cycle, who):
-    html = cycle.feedback_html(who)
-    leaked = [s for s in SECRETS if s in html or s.replace("*", "&#42;") in html]
-    assert not leaked, f"{who}'s feedback shows {leaked}"
+    for notebook in (ASSIGNMENT, "intuition_quiz"):
+        html = cycle.feedback_html(who, notebook)
+        leaked = [s for s in SECRETS if s in html or s.replace("*", "&#42;") in html]
+        assert not leaked, f"{who}'s feedback on {notebook} shows {leaked}"
+
+
+def test_quiz_scores_and_feedback(cycle):
+    quiz_scores = {g: v for g, v in cycle.final_scores["bob"].items() if g.startswith("quiz_")}
+    assert quiz_scores == {"quiz_q1_score_size": 1.0, "quiz_q2_why_the_root": 0.0, "quiz_q3_closed_row": 0.0,
+                           "quiz_q4_cross_entropy": 1.0, "quiz_q5_order_kept": 0.0}
+    html = cycle.feedback_html("bob", "intuition_quiz")
+    assert "answer_2 is not right." in html and "False." in html  # why the letter he chose is wrong
+    assert "answer_3 is not in the form asked for" in html and "asks for a set of letters" in html
+    assert "answer_5" in html and "NotImplementedError" in html
+    assert sum(v for g, v in cycle.final_scores["alice"].items() if g.startswith("quiz_")) == QUIZ
 
 
 def test_feedback_says_which_hidden_checks_failed_and_why(cycle):
