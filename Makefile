@@ -10,7 +10,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Extra arguments for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
 
-.PHONY: lab test notebooks bench clean-venv
+.PHONY: lab test notebooks bench explore clean-venv
 
 lab: $(READY)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
@@ -24,6 +24,12 @@ notebooks: $(READY)
 
 bench: $(READY)
 	$(BIN)/python bench/notebook_runtime.py
+	$(BIN)/python bench/explorer_latency.py
+
+# The divisor explorer (notebook 04) on its own, as a web page without code, served by Voila.
+EXPLORE_ARGS ?=
+explore: $(READY)
+	$(BIN)/voila notebooks/04-explore-the-divisor.ipynb $(EXPLORE_ARGS)
 
 $(READY): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 10) <= sys.version_info[:2] <= (3, 13) else "This lesson needs Python 3.10 to 3.13, and $(PYTHON) is Python %d.%d. Run make with PYTHON=python3.12 (or another supported version)." % sys.version_info[:2])'
