@@ -1,9 +1,10 @@
-"""Autograding cost per submission of score_gradient, against the floor of autograding an empty notebook.
+"""Autograding cost per submitted notebook of the assignment, against the floor of autograding an empty notebook.
 
-Both are measured in the same run, in throw-away course directories, with this repository's nbgrader_config.py and
+All are measured in the same run, in throw-away course directories, with this repository's nbgrader_config.py and
 the real `nbgrader autograde` command line: the floor is an assignment whose notebook has one empty code cell (so
-the cost is nbgrader's own work plus one kernel start-up), the other is score_gradient with N correct submissions.
-Goal: our checks add under 50 % to the floor.
+the cost is nbgrader's own work plus one kernel start-up); then N correct submissions of score_gradient.ipynb, and
+N right answers to intuition_quiz.ipynb, each notebook graded on its own. Goal: our checks add under 50 % to the
+floor.
 
     python bench/autograde_cost.py [N]        (N students per course, default 6)
 """
@@ -23,6 +24,22 @@ EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}
          "nbformat": 4, "nbformat_minor": 4}
 
 
+def right_quiz_answers():
+    """The released quiz notebook with every answer cell set to the right answer (recovered from the bank)."""
+    from attention_lesson import quiz
+
+    nb = json.loads((corpus_tools.RELEASED.parent / "intuition_quiz.ipynb").read_text())
+    questions = list(quiz.load_bank().values())
+    for cell in nb["cells"]:
+        grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
+        if cell["metadata"].get("nbgrader", {}).get("solution") and grade_id.startswith("answer_"):
+            n = int(grade_id.split("_")[1])
+            q = questions[n - 1]
+            answer = quiz.recover_answer(q)
+            cell["source"] = f"answer_{n} = {set(answer) if q.kind == 'multi' else answer!r}"
+    return nb
+
+
 def timed_autograde(course, assignment):
     start = time.perf_counter()
     corpus_tools.nbgrader("autograde", assignment, "--force", cwd=course)
@@ -37,23 +54,29 @@ def main(n=6):
         shutil.copy(ROOT / "nbgrader_config.py", floor_course)
         (floor_course / "source" / "empty" / "empty.ipynb").write_text(json.dumps(EMPTY))
         corpus_tools.nbgrader("generate_assignment", "empty", "--force", cwd=floor_course)
-        ours = corpus_tools.make_course(base / "ours")
+        exercise = corpus_tools.make_course(base / "exercise")
+        quiz_course = corpus_tools.make_course(base / "quiz")
         solution = (corpus_tools.SUBMISSIONS / "correct_keepdims.py").read_text()
         for i in range(n):
             folder = floor_course / "submitted" / f"s{i}" / "empty"
             folder.mkdir(parents=True)
             (folder / "empty.ipynb").write_text(json.dumps(EMPTY))
-            corpus_tools.write_submission(ours, f"s{i}", corpus_tools.submission(solution))
-        floors, costs = [], []
+            corpus_tools.write_submission(exercise, f"s{i}", corpus_tools.submission(solution))
+            folder = quiz_course / "submitted" / f"s{i}" / corpus_tools.ASSIGNMENT
+            folder.mkdir(parents=True)
+            (folder / "intuition_quiz.ipynb").write_text(json.dumps(right_quiz_answers()))
+        runs = {"floor": [], "exercise": [], "quiz": []}
         for _ in range(3):  # alternate, and keep the best of three of each (the first run also warms caches)
-            floors.append(timed_autograde(floor_course, "empty") / n)
-            costs.append(timed_autograde(ours, corpus_tools.ASSIGNMENT) / n)
-        floor, cost = min(floors), min(costs)
+            runs["floor"].append(timed_autograde(floor_course, "empty") / n)
+            runs["exercise"].append(timed_autograde(exercise, corpus_tools.ASSIGNMENT) / n)
+            runs["quiz"].append(timed_autograde(quiz_course, corpus_tools.ASSIGNMENT) / n)
+        floor = min(runs["floor"])
         print(f"students per course:                        {n} (best of 3 runs each, alternated)")
-        print(f"floor (empty notebook, kernel start-up):    {floor:.2f} s per submission")
-        print(f"score_gradient (display run + our checks):  {cost:.2f} s per submission")
-        print(f"added by the assignment:                    {cost - floor:.2f} s = {100 * (cost - floor) / floor:.0f} % "
-              "of the floor (goal: under 50 %)")
+        print(f"floor (empty notebook, kernel start-up):    {floor:.2f} s per submitted notebook")
+        for name, label in (("exercise", "score_gradient.ipynb"), ("quiz", "intuition_quiz.ipynb")):
+            cost = min(runs[name])
+            print(f"{label + ':':<44}{cost:.2f} s per submitted notebook, {cost - floor:+.2f} s = "
+                  f"{100 * (cost - floor) / floor:.0f} % over the floor (goal: under 50 %)")
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
