@@ -133,37 +133,36 @@ def parse_tables(texts):
     return tables
 
 
+def printed_at(tables, table, row, column):
+    """The token a table prints at (row, column), or None when nothing is printed there."""
+    try:
+        return tables[table][row][column]
+    except (KeyError, IndexError):
+        return None
+
+
 def mismatches(prose, tables):
     """Every way in which the prose and the printed tables disagree, as readable messages (empty: agreement)."""
     prose = re.sub(r"\s+", " ", prose)
     problems = []
+    expectations = []  # (phrase, the value the prose needs, where it must be printed)
     for phrase, *places in CLAIMS:
         found = pattern(phrase).search(prose)
         if not found:
             problems.append(f"the prose no longer says: {phrase!r}")
             continue
-        for quoted, where in zip(found.groups(), places):
-            for table, row, column in where:
-                try:
-                    printed = tables[table][row][column]
-                except (KeyError, IndexError):
-                    problems.append(f"{phrase!r}: nothing printed at {table} {row} column {column}")
-                    continue
-                if printed != quoted:
-                    problems.append(f"{phrase!r} quotes {quoted}, but the {table} table prints {printed} "
-                                    f"at {row} column {column}")
+        expectations += [(phrase, quoted, place) for quoted, where in zip(found.groups(), places) for place in where]
     for phrase, expected, where in FACTS:
         if phrase not in prose:
             problems.append(f"the prose no longer says: {phrase!r}")
-        for table, row, column in where:
-            try:
-                printed = tables[table][row][column]
-            except (KeyError, IndexError):
-                problems.append(f"{phrase!r}: nothing printed at {table} {row} column {column}")
-                continue
-            if printed != expected:
-                problems.append(f"{phrase!r} needs {expected} at {table} {row} column {column}, "
-                                f"but the table prints {printed}")
+        expectations += [(phrase, expected, place) for place in where]
+    for phrase, expected, (table, row, column) in expectations:
+        printed = printed_at(tables, table, row, column)
+        if printed is None:
+            problems.append(f"{phrase!r}: nothing printed at {table} {row} column {column}")
+        elif printed != expected:
+            problems.append(f"{phrase!r} needs {expected}, but the {table} table prints {printed} "
+                            f"at {row} column {column}")
     printed_tokens = {token for rows in tables.values() for tokens in rows.values() for token in tokens}
     for quoted in sorted(set(re.findall(r"(?<![\w.^{])\d+\.\d+", prose))):
         if quoted not in printed_tokens and quoted not in NOT_PRINTED:
