@@ -6,13 +6,16 @@ import base64
 import io
 import re
 
+import matplotlib.text
 import numpy as np
 import pytest
+from matplotlib.colors import to_hex
 from PIL import Image
 
-from attention_lesson.explorer import (STAND_IN_TEXT, DivisorExplorer, ExplorerFigure, encode_png, plot_explorer,
-                                      readout_html)
+from attention_lesson.explorer import (STAND_IN_TEXT, UNDIVIDED_COLOUR, DivisorExplorer, ExplorerFigure, bar_heights,
+                                      bar_outlines, encode_png, plot_explorer, readout_html)
 from attention_lesson.explorer_model import WIDTHS, explorer_state
+from attention_lesson.style import DIVISOR_COLOURS
 
 
 def expected_weights(T, seed, d_k, p):
@@ -61,14 +64,25 @@ def test_the_bars_carry_the_state(d_k, p, T, seed):
     state = explorer_state(d_k=d_k, p=p, T=T, seed=seed)
     picture = ExplorerFigure(state)
     a = expected_weights(T, seed, d_k, p)
-    visible = [bar for bar in picture.weight_bars if bar.get_visible()]
-    np.testing.assert_allclose([bar.get_height() for bar in visible], a, rtol=1e-12, atol=1e-300)
-    heights = [bar.get_height() for bar in picture.score_bars if bar.get_visible()]
-    np.testing.assert_allclose(np.array(heights) / np.sqrt(d_k), state.z)
-    divided = [bar.get_height() for bar in picture.divided_bars if bar.get_visible()]
-    np.testing.assert_allclose(divided, np.array(heights) / d_k ** p)
+    np.testing.assert_allclose(bar_heights(picture.weight_bars), a, rtol=1e-12, atol=1e-300)
+    heights = bar_heights(picture.score_bars)
+    np.testing.assert_allclose(heights / np.sqrt(d_k), state.z)
+    np.testing.assert_allclose(bar_heights(picture.divided_bars), heights / d_k ** p)
     assert picture.winner_text.get_text() == f"{a.max():.2f}"
     assert picture.even_line.get_ydata()[0] == pytest.approx(1 / T)
+
+
+def test_bar_outlines_stand_on_zero_centred_on_each_position():
+    corners = bar_outlines([2.0, -3.0], width=0.8)
+    np.testing.assert_allclose(corners[0], [[0.6, 0], [0.6, 2], [1.4, 2], [1.4, 0]])
+    np.testing.assert_allclose(corners[1], [[1.6, 0], [1.6, -3], [2.4, -3], [2.4, 0]])
+
+
+def test_the_bars_take_the_divisor_colour():
+    picture = ExplorerFigure(explorer_state(p=1.0))
+    for bars in (picture.divided_bars, picture.weight_bars):
+        assert to_hex(bars.get_facecolor()[0]) == DIVISOR_COLOURS["d_k"].lower()
+    assert to_hex(picture.score_bars.get_facecolor()[0]) == UNDIVIDED_COLOUR.lower()
 
 
 def test_the_curve_is_drawn_with_the_current_width_ringed():
@@ -80,17 +94,38 @@ def test_the_curve_is_drawn_with_the_current_width_ringed():
     assert list(mx) == [256] and my[0] == pytest.approx(expected_weights(8, 0, 256, 0.3).max())
 
 
-def test_every_axis_is_labelled_and_the_readouts_are_written_as_text():
-    picture = ExplorerFigure(explorer_state())
+@pytest.mark.parametrize("captions", [True, False])
+def test_every_axis_is_labelled_and_the_winner_weight_is_on_its_bar(captions):
+    picture = ExplorerFigure(explorer_state(), captions=captions)
     for ax in (picture.score_ax, picture.weight_ax, picture.curve_ax):
         assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    a = expected_weights(8, 0, 64, 0.5)
+    assert picture.winner_text.get_text() == f"{a.max():.2f}"
+    assert picture.winner_text.get_position()[0] == np.argmax(a) + 1
+
+
+def test_the_static_picture_writes_the_settings_and_readouts_as_text():
+    picture = ExplorerFigure(explorer_state())
     text = picture.readout_text.get_text()
     for name, value in expected_readouts(8, 0, 64, 0.5).items():
         assert f"{name}: {value:.4f}" in text
+    assert picture.heading_text.get_text().startswith("d_k = 64, divided by √d_k = 8 (p = 0.50), T = 8 positions")
 
 
-def test_the_fast_picture_is_the_full_drawing():
-    picture = ExplorerFigure(explorer_state(d_k=512, p=0.0, T=6, seed=4))
+def test_the_live_picture_leaves_the_text_to_the_page_and_keeps_the_panels():
+    """Without captions the figure is shorter by their room only: the three panels keep their size in pixels."""
+    live, static = ExplorerFigure(explorer_state(), captions=False), ExplorerFigure(explorer_state())
+    assert live.heading_text is None and live.readout_text is None
+    texts = [t.get_text() for t in live.figure.findobj(matplotlib.text.Text)]
+    assert not any("top weight:" in t or "seed" in t for t in texts)
+    assert pixels(live.png()).shape[0] < pixels(static.png()).shape[0]
+    for a, b in zip(live.figure.axes, static.figure.axes):
+        np.testing.assert_allclose(a.get_window_extent().size, b.get_window_extent().size, atol=1)
+
+
+@pytest.mark.parametrize("captions", [True, False])
+def test_the_fast_picture_is_the_full_drawing(captions):
+    picture = ExplorerFigure(explorer_state(d_k=512, p=0.0, T=6, seed=4), captions=captions)
     fast = pixels(picture.png())
     buffer = io.BytesIO()
     picture.figure.savefig(buffer, format="png", dpi=picture.dpi)
@@ -173,7 +208,7 @@ def test_the_button_draws_a_new_reproducible_row(explorer):
 
 def test_changing_T_changes_the_number_of_bars(explorer):
     explorer.T.value = 12
-    assert sum(bar.get_visible() for bar in explorer.picture.weight_bars) == 12
+    assert len(bar_heights(explorer.picture.weight_bars)) == 12
     assert_readouts_shown(explorer, 12, 0, 64, 0.5)
 
 
@@ -181,8 +216,18 @@ def test_the_output_carries_a_static_picture_and_a_stable_sentence(explorer):
     bundle = explorer._repr_mimebundle_()
     assert bundle["text/plain"] == STAND_IN_TEXT
     assert "model_id" in bundle["application/vnd.jupyter.widget-view+json"]
-    assert base64.b64decode(bundle["image/png"]) == explorer.image.value
-    assert pixels(explorer.image.value).shape[2] == 3
+    # the stand-in is the captioned picture of the state on screen: same panels, plus the settings and readouts
+    stand_in = base64.b64decode(bundle["image/png"])
+    assert stand_in == ExplorerFigure(explorer.state).png()
+    assert pixels(stand_in).shape[2] == 3 and pixels(explorer.image.value).shape[2] == 3
+    assert pixels(explorer.image.value).shape[0] < pixels(stand_in).shape[0], "the live picture has no captions"
+
+
+def test_the_image_widget_knows_the_size_of_its_picture(explorer):
+    """The page reserves the picture's aspect ratio from these attributes while a new picture is decoded."""
+    height, width = pixels(explorer.image.value).shape[:2]
+    assert (explorer.image.width, explorer.image.height) == (str(width), str(height))
+    assert explorer.image.layout.max_width == f"{width}px"
 
 
 def test_readout_html_marks_every_value():
