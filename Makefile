@@ -46,7 +46,7 @@ clean-venv:
 ASSIGNMENT ?= score_gradient
 NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
-.PHONY: release autograde feedback grades bench-autograde
+.PHONY: release autograde feedback grades report bench-autograde
 
 # Regenerate release/ (what students receive) from source/; commit the result.
 release: $(READY)
@@ -63,6 +63,11 @@ feedback: $(READY)
 # All grades to grades.csv.
 grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
+
+# After `make autograde`: report/$(ASSIGNMENT).png (scores, share failing each check), report/$(ASSIGNMENT).html (the
+# same as tables, failure messages, submissions that needed attention) and report/grades.csv.
+report: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.report $(ASSIGNMENT) $(REPORT_ARGS)
 
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)
