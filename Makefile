@@ -46,13 +46,15 @@ clean-venv:
 ASSIGNMENT ?= score_gradient
 NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
-.PHONY: release autograde feedback grades report bench-autograde
+.PHONY: release autograde feedback grades report bench-autograde bench-sandbox
 
 # Regenerate release/ (what students receive) from source/; commit the result.
 release: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
 
-# Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force re-grades all.
+# Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
+# re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless
+# AUTOGRADE_ARGS=--no-sandbox says, knowingly, to grade without one.
 autograde: $(READY)
 	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) $(AUTOGRADE_ARGS)
 
@@ -72,3 +74,7 @@ report: $(READY)
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)
 	$(BIN)/python bench/autograde_cost.py
+
+# Sandboxed against unsandboxed autograding cost per submission, side by side.
+bench-sandbox: $(READY)
+	$(BIN)/python bench/sandbox_overhead.py

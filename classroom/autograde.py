@@ -1,13 +1,15 @@
 """Autograde every submission, and make sure each one ends with a recorded grade and a notebook to feed back.
 
-    python -m classroom.autograde ASSIGNMENT [more nbgrader autograde options, e.g. --force]
+    python -m classroom.autograde ASSIGNMENT [--no-sandbox] [more nbgrader autograde options, e.g. --force]
 
 Runs `nbgrader autograde` (whose pipeline, set in nbgrader_config.py, already survives hanging, crashing and
 cheating code), then checks every submission in submitted/. nbgrader skips a submission it could not process (a
 corrupt notebook file, say) and deletes its autograded copy, which would leave no feedback and, on a re-grade, the
 previous score in the gradebook. For each such submission this driver records 0 for every check (marked for manual
 review), and writes an autograded notebook that says why, so `nbgrader generate_feedback` has something to send.
-Exit status: 0 if every submission was graded normally, 1 if any needed this fallback (the summary says which).
+Exit status: 0 if every submission was graded normally, 1 if any needed this fallback (the summary says which),
+2 if grading refused to start: every student's code runs in a bubblewrap sandbox (classroom.sandbox), and without
+bubblewrap this driver stops with instructions unless `--no-sandbox` says, knowingly, to grade without one.
 """
 import json
 import os
@@ -17,6 +19,8 @@ import sys
 from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
+
+from . import sandbox
 
 FALLBACK = ("The grader could not run this notebook ({why}), so every check below scored 0. "
             "Your teacher has been told and will look at your submission by hand.")
@@ -112,6 +116,13 @@ def main(argv=None):
         print(__doc__)
         return 2
     assignment, extra = argv[0], argv[1:]
+    if "--no-sandbox" in extra:
+        extra = [a for a in extra if a != "--no-sandbox"] + ["--Sandbox.enabled=False"]
+        print("[classroom.autograde] --no-sandbox: grading WITHOUT the sandbox; every student's code runs with your "
+              "rights", file=sys.stderr)
+    elif sandbox.bwrap_path() is None:
+        print(f"[classroom.autograde] {sandbox.MISSING}", file=sys.stderr)
+        return 2
     root = Path.cwd()
     status = _nbgrader(["autograde", assignment, *extra], root)
     problems = check_submissions(root, assignment)

@@ -23,7 +23,8 @@ import time
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellControlSignal, DeadKernelError
 from nbformat.notebooknode import NotebookNode, from_dict
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
+from traitlets.config import Configurable
 
 from nbgrader import utils
 from nbgrader.api import Gradebook
@@ -118,13 +119,48 @@ class RepairGradeCells(NbGraderPreprocessor):
             cell.metadata["nbgrader"]["checksum"] = checksum
 
 
+class Sandbox(Configurable):
+    """The one switch for grading without bubblewrap: `--Sandbox.enabled=False` (what `classroom.autograde
+    --no-sandbox` passes). Nothing else turns the sandbox off; without bwrap, grading raises SandboxUnavailable."""
+
+    enabled = Bool(True, help="Run every student process in the bubblewrap sandbox (classroom.sandbox).").tag(
+        config=True)
+
+
+def _sandboxed(preprocessor):
+    enabled = Sandbox(parent=preprocessor).enabled
+    if enabled:
+        sandbox.require()
+    else:
+        preprocessor.log.warning("Grading WITHOUT the sandbox (Sandbox.enabled=False): the student's code runs with "
+                                 "your rights")
+    return enabled
+
+
 class SandboxedKernelManager(AsyncKernelManager):
-    """Starts the student's kernel through classroom.sandbox (memory and CPU limits; later, bubblewrap)."""
+    """Starts the student's kernel through classroom.sandbox (limits, and bubblewrap unless `sandboxed` is off).
+
+    Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
+    `ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox)."""
 
     memory = Integer(2048 * MiB)
+    sandboxed = Bool(True)
+    workdir = Unicode(None, allow_none=True)
+    ipc_dir = Unicode(None, allow_none=True)
+
+    def use_ipc(self, ipc_dir):
+        self.ipc_dir = ipc_dir
+        self.transport = "ipc"
+        self.connection_file = os.path.join(ipc_dir, "kernel.json")
+        self.ip = os.path.join(ipc_dir, "zmq")
 
     def format_kernel_cmd(self, extra_arguments=None):
-        return sandbox.wrap(super().format_kernel_cmd(extra_arguments), memory=self.memory, cpu_seconds=300)
+        argv = super().format_kernel_cmd(extra_arguments)
+        if not self.sandboxed:
+            return sandbox.wrap(argv, memory=self.memory, cpu_seconds=300, sandboxed=False)
+        sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
+        return sandbox.wrap(argv, memory=self.memory, cpu_seconds=300, home=self.workdir, ipc_dir=self.ipc_dir,
+                            env=sandbox.untrusted_env(self.workdir))
 
 
 class ExecuteForDisplay(Execute):
@@ -146,6 +182,10 @@ class ExecuteForDisplay(Execute):
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
         km.memory = self.kernel_memory
+        km.sandboxed = self._sandboxed
+        km.workdir = self._workdir
+        if self._sandboxed:
+            km.use_ipc(self._ipc_dir)
         return km
 
     def output(self, outs, msg, display_id, cell_index):
@@ -169,7 +209,9 @@ class ExecuteForDisplay(Execute):
         self.reset_execution_trackers()
         self._check_assign_resources(resources)
         self._output_used = {}
-        workdir = tempfile.mkdtemp(prefix="student-kernel-")
+        self._sandboxed = _sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
+        workdir = self._workdir = tempfile.mkdtemp(prefix="student-kernel-")
+        self._ipc_dir = tempfile.mkdtemp(prefix="student-ipc-")
         self._copy_data_files(resources, workdir)
         stopped = None
         deadline = time.monotonic() + self.total_seconds
@@ -193,6 +235,7 @@ class ExecuteForDisplay(Execute):
             self.log.error("The student's kernel failed: %r", exc)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+            shutil.rmtree(self._ipc_dir, ignore_errors=True)
         return self.nb, resources
 
     def _run_one(self, cell, index):
@@ -290,6 +333,7 @@ class TrustedGrades(NbGraderPreprocessor):
     child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
 
     def preprocess(self, nb, resources):
+        sandboxed = _sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
         cells = _source_cells(resources)
         tests = [(name, source) for name, cell_type, source, _, points, is_solution in cells
                  if points is not None and cell_type == "code" and not is_solution]
@@ -303,7 +347,7 @@ class TrustedGrades(NbGraderPreprocessor):
         started = time.monotonic()
         verdicts = decide(student_source, tests, call_timeout=self.call_timeout,
                           define_timeout=self.define_timeout, max_strikes=self.max_strikes,
-                          memory=self.child_memory)
+                          memory=self.child_memory, sandboxed=sandboxed)
         self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
                       time.monotonic() - started)
         for cell in nb.cells:

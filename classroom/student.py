@@ -65,13 +65,29 @@ def foreign(type_name):
 class _Child:
     """One running grading child; `request` enforces a deadline and a size cap on what comes back."""
 
-    def __init__(self, memory, max_reply):
+    def __init__(self, memory, max_reply, sandboxed=True):
         self.home = tempfile.mkdtemp(prefix="grading-child-")
         self.max_reply = max_reply
-        self.proc = subprocess.Popen(
-            sandbox.wrap([sys.executable, "-I", RUNNER], memory=memory),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=self.home, env=sandbox.untrusted_env(self.home), start_new_session=True)
+        env = sandbox.untrusted_env(self.home)
+        command = sandbox.wrap([sys.executable, "-I", RUNNER], memory=memory, sandboxed=sandboxed, home=self.home,
+                               readonly=[RUNNER], env=env)
+        info_read, info_write = os.pipe()  # bwrap tells us the host pid of the student's process (for /proc)
+        if sandboxed:
+            command[1:1] = ["--info-fd", str(info_write)]
+        try:
+            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, cwd=self.home, env=env, start_new_session=True,
+                                         pass_fds=(info_write,))
+        finally:
+            os.close(info_write)
+        self.pid = self.proc.pid
+        try:
+            if sandboxed:
+                self.pid = sandbox.student_pid(info_read)
+        except (OSError, ValueError, KeyError, TimeoutError):
+            pass  # the child died at once: the first request reports it
+        finally:
+            os.close(info_read)
         self.received = 0
 
     def request(self, header, blobs=(), timeout=5.0):
@@ -122,7 +138,7 @@ class _Child:
     def memory_status(self):
         """Peak and current memory of the child in bytes, read by the grader from /proc (not reported by the child)."""
         fields = {}
-        with open(f"/proc/{self.proc.pid}/status") as status:
+        with open(f"/proc/{self.pid}/status") as status:
             for line in status:
                 key, _, value = line.partition(":")
                 if key in ("VmHWM", "VmRSS", "VmPeak", "VmSize"):
@@ -130,7 +146,7 @@ class _Child:
         return fields
 
     def reset_peak(self):
-        with open(f"/proc/{self.proc.pid}/clear_refs", "w") as clear:
+        with open(f"/proc/{self.pid}/clear_refs", "w") as clear:
             clear.write("5")
 
     def kill(self):
@@ -162,7 +178,7 @@ class StudentCode:
     """A student's solution source, run on demand in grading children (one child, restarted after a hang or crash)."""
 
     def __init__(self, source, call_timeout=3.0, define_timeout=5.0, max_strikes=3,
-                 memory=2048 * MiB, max_reply=64 * MiB):
+                 memory=2048 * MiB, max_reply=64 * MiB, sandboxed=True):
         """`source` is the solution cell's code, or a list of answer cells' code run one by one (a cell that
         raises then costs only the names it would have defined)."""
         self.source = source
@@ -172,6 +188,7 @@ class StudentCode:
         self.max_strikes = max_strikes
         self.memory = memory
         self.max_reply = max_reply
+        self.sandboxed = sandboxed
         self.strikes = 0
         self.define_error = None
         self._child = None
@@ -184,7 +201,7 @@ class StudentCode:
         if self.strikes >= self.max_strikes:
             raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
                                "times")
-        child = _Child(self.memory, self.max_reply)
+        child = _Child(self.memory, self.max_reply, self.sandboxed)
         try:
             request = ({"op": "define_each", "sources": list(self.source)} if isinstance(self.source, (list, tuple))
                        else {"op": "define", "source": self.source})

@@ -79,7 +79,7 @@ class Cycle:
 
     def autograde(self):
         bin_dir = Path(sys.executable).parent
-        return subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT], cwd=self.course,
+        return subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *corpus_tools.AUTOGRADE_FLAGS], cwd=self.course,
                               env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
 
     def feedback_html(self, who, notebook=ASSIGNMENT):

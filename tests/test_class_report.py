@@ -121,7 +121,7 @@ def graded(tmp_path_factory):
             (folder / f"{QUIZ}.ipynb").write_text(json.dumps(quiz_notebook(answers)))
     frank = course / "submitted" / "frank" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     frank.write_text(frank.read_text()[:500])
-    autograde = subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT], cwd=course,
+    autograde = subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *corpus_tools.AUTOGRADE_FLAGS], cwd=course,
                                env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
     (course / "autograde.log").write_text(autograde.stdout + autograde.stderr)
     out = OUT

@@ -1,0 +1,46 @@
+"""Cost of the bubblewrap sandbox: autograding per submission, sandboxed against unsandboxed, in one run.
+
+One throw-away course with N correct submissions of score_gradient.ipynb; the real `nbgrader autograde --force`
+alternates between the sandbox (the default) and `--Sandbox.enabled=False`, best of R runs each. Goal: under 20 %.
+
+    python bench/sandbox_overhead.py [N] [R]      (default 6 students, 3 runs each)
+"""
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+import corpus_tools  # noqa: E402
+
+
+def timed(course, *flags):
+    start = time.perf_counter()
+    corpus_tools.nbgrader("autograde", corpus_tools.ASSIGNMENT, "--force", *flags, cwd=course)
+    return time.perf_counter() - start
+
+
+def main(n=6, runs=3):
+    base = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
+    try:
+        course = corpus_tools.make_course(base / "course")
+        solution = (corpus_tools.SUBMISSIONS / "correct_keepdims.py").read_text()
+        for i in range(n):
+            corpus_tools.write_submission(course, f"s{i}", corpus_tools.submission(solution))
+        timed(course)  # warm caches
+        plain, boxed = [], []
+        for _ in range(runs):
+            plain.append(timed(course, "--Sandbox.enabled=False") / n)
+            boxed.append(timed(course) / n)
+        p, b = min(plain), min(boxed)
+        print(f"students: {n}, best of {runs} alternated runs each")
+        print(f"unsandboxed: {p:.3f} s per submission   sandboxed: {b:.3f} s per submission   "
+              f"overhead: {b - p:+.3f} s = {100 * (b - p) / p:.1f} % (goal: under 20 %)")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(*(int(a) for a in sys.argv[1:]))
