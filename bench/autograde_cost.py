@@ -72,6 +72,8 @@ def main(n=6):
             runs["quiz"].append(timed_autograde(quiz_course, corpus_tools.ASSIGNMENT) / n)
         floor = min(runs["floor"])
         print(f"students per course:                        {n} (best of 3 runs each, alternated)")
+        print(f"sandbox:                                    "
+              f"{'bubblewrap' if corpus_tools.SANDBOXED else 'none (bubblewrap is not installed)'}")
         print(f"floor (empty notebook, kernel start-up):    {floor:.2f} s per submitted notebook")
         for name, label in (("exercise", "score_gradient.ipynb"), ("quiz", "intuition_quiz.ipynb")):
             cost = min(runs[name])

@@ -23,6 +23,8 @@ def timed(course, *flags):
 
 
 def main(n=6, runs=3):
+    if not corpus_tools.SANDBOXED:
+        sys.exit("bubblewrap (bwrap) is not installed, so there is no sandbox to measure: apt-get install bubblewrap")
     base = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
     try:
         course = corpus_tools.make_course(base / "course")
