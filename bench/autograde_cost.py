@@ -12,7 +12,6 @@ import json
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,12 +39,6 @@ def right_quiz_answers():
     return nb
 
 
-def timed_autograde(course, assignment):
-    start = time.perf_counter()
-    corpus_tools.nbgrader("autograde", assignment, "--force", cwd=course)
-    return time.perf_counter() - start
-
-
 def main(n=6):
     base = Path(tempfile.mkdtemp(prefix="bench-autograde-"))
     try:
@@ -56,20 +49,19 @@ def main(n=6):
         corpus_tools.nbgrader("generate_assignment", "empty", "--force", cwd=floor_course)
         exercise = corpus_tools.make_course(base / "exercise")
         quiz_course = corpus_tools.make_course(base / "quiz")
-        solution = (corpus_tools.SUBMISSIONS / "correct_keepdims.py").read_text()
+        corpus_tools.correct_class(exercise, n)
         for i in range(n):
             folder = floor_course / "submitted" / f"s{i}" / "empty"
             folder.mkdir(parents=True)
             (folder / "empty.ipynb").write_text(json.dumps(EMPTY))
-            corpus_tools.write_submission(exercise, f"s{i}", corpus_tools.submission(solution))
             folder = quiz_course / "submitted" / f"s{i}" / corpus_tools.ASSIGNMENT
             folder.mkdir(parents=True)
             (folder / "intuition_quiz.ipynb").write_text(json.dumps(right_quiz_answers()))
         runs = {"floor": [], "exercise": [], "quiz": []}
         for _ in range(3):  # alternate, and keep the best of three of each (the first run also warms caches)
-            runs["floor"].append(timed_autograde(floor_course, "empty") / n)
-            runs["exercise"].append(timed_autograde(exercise, corpus_tools.ASSIGNMENT) / n)
-            runs["quiz"].append(timed_autograde(quiz_course, corpus_tools.ASSIGNMENT) / n)
+            runs["floor"].append(corpus_tools.timed_autograde(floor_course, "empty") / n)
+            runs["exercise"].append(corpus_tools.timed_autograde(exercise, corpus_tools.ASSIGNMENT) / n)
+            runs["quiz"].append(corpus_tools.timed_autograde(quiz_course, corpus_tools.ASSIGNMENT) / n)
         floor = min(runs["floor"])
         print(f"students per course:                        {n} (best of 3 runs each, alternated)")
         print(f"sandbox:                                    "

@@ -8,18 +8,11 @@ alternates between the sandbox (the default) and `--Sandbox.enabled=False`, best
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import corpus_tools  # noqa: E402
-
-
-def timed(course, *flags):
-    start = time.perf_counter()
-    corpus_tools.nbgrader("autograde", corpus_tools.ASSIGNMENT, "--force", *flags, cwd=course)
-    return time.perf_counter() - start
 
 
 def main(n=6, runs=3):
@@ -28,13 +21,12 @@ def main(n=6, runs=3):
     base = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
     try:
         course = corpus_tools.make_course(base / "course")
-        solution = (corpus_tools.SUBMISSIONS / "correct_keepdims.py").read_text()
-        for i in range(n):
-            corpus_tools.write_submission(course, f"s{i}", corpus_tools.submission(solution))
+        corpus_tools.correct_class(course, n)
+        timed = corpus_tools.timed_autograde
         timed(course)  # warm caches
         plain, boxed = [], []
         for _ in range(runs):
-            plain.append(timed(course, "--Sandbox.enabled=False") / n)
+            plain.append(timed(course, corpus_tools.ASSIGNMENT, "--Sandbox.enabled=False") / n)
             boxed.append(timed(course) / n)
         p, b = min(plain), min(boxed)
         print(f"students: {n}, best of {runs} alternated runs each")

@@ -23,6 +23,16 @@ def load_notebook(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
+def load_tool(name):
+    """A maintainer script from tools/ (not a package) as a module, e.g. load_tool("quiz_bank")."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"tool_{name}", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 # ---- score_gradient assignment (tests/test_assignment_*.py) -------------------------------------------------------
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):

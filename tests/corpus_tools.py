@@ -201,3 +201,20 @@ def grade_corpus(base, batches=2):
         for student, grades in scores(course).items():
             results[student] = (course, grades)
     return results, max_scores(courses[0])
+
+
+# ---- for bench/: timing real autograde runs ------------------------------------------------------------------------
+def correct_class(course, n, solution="correct_keepdims.py"):
+    """Hand in the same correct score_gradient.ipynb for students s0 ... s{n-1}."""
+    code = (SUBMISSIONS / solution).read_text()
+    for i in range(n):
+        write_submission(course, f"s{i}", submission(code))
+
+
+def timed_autograde(course, assignment=ASSIGNMENT, *flags):
+    """Wall seconds of one real `nbgrader autograde --force` of `assignment` in `course`."""
+    import time
+
+    start = time.perf_counter()
+    nbgrader("autograde", assignment, "--force", *flags, cwd=course)
+    return time.perf_counter() - start

@@ -5,7 +5,6 @@ hidden checks are run here exactly as autograding runs them (classroom.preproces
 process, the student's answer cells in a separate child), against right, wrong, malformed and missing answers.
 No answer is written in this file: the right ones are recovered from the bank's hashes.
 """
-import importlib.util
 import json
 
 import pytest
@@ -13,16 +12,14 @@ import pytest
 import corpus_tools
 from attention_lesson import quiz
 from classroom.preprocessors import decide
-from conftest import ROOT, load_notebook
+from conftest import ROOT, load_notebook, load_tool
 
 SOURCE = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "intuition_quiz.ipynb"
 BANK = quiz.load_bank()
 QUESTIONS = list(BANK.values())
 
-spec = importlib.util.spec_from_file_location("quiz_bank_tool", ROOT / "tools" / "quiz_bank.py")
-quiz_bank_tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(quiz_bank_tool)
+quiz_bank_tool = load_tool("quiz_bank")
 
 
 def nbgrader_cells(nb, **wanted):

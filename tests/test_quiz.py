@@ -3,18 +3,15 @@
 No answer is written in this file: each test recovers the right answer the way anyone could, by trying the
 whole (small) answer space against the stored hashes, and then checks how near misses are judged.
 """
-import importlib.util
 import json
 
 import pytest
 
 from attention_lesson import quiz
 from attention_lesson import quiz_widgets
-from conftest import ROOT, load_notebook
+from conftest import ROOT, load_notebook, load_tool
 
-spec = importlib.util.spec_from_file_location("quiz_bank_tool", ROOT / "tools" / "quiz_bank.py")
-quiz_bank_tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(quiz_bank_tool)
+quiz_bank_tool = load_tool("quiz_bank")
 
 BANK = quiz.load_bank()
 QUESTIONS = list(BANK.values())
