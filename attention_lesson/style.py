@@ -17,10 +17,10 @@ OKABE_ITO = {
     "black": "#000000",
 }
 
-# The three divisors the lesson compares, always drawn in the same colours.
+# The three divisors the lesson compares (keyed as in attention_lesson.vocabulary), always in the same colours.
 DIVISOR_COLOURS = {
-    "none": OKABE_ITO["vermillion"],
-    "sqrt(d_k)": OKABE_ITO["blue"],
+    "1": OKABE_ITO["vermillion"],
+    "√d_k": OKABE_ITO["blue"],
     "d_k": OKABE_ITO["bluish green"],
 }
 
