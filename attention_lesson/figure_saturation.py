@@ -3,22 +3,12 @@
 Both functions only draw: every number on a figure is computed in the notebook, where the student can
 see how, and is passed in. Each returns the matplotlib Figure, so a test can read back what was drawn.
 """
-import numpy as np
-
-from attention_lesson.checks import as_score_rows, as_width
+from attention_lesson.checks import as_by_divisor, as_curve, as_score_rows, as_widths
+from attention_lesson.figure_sweep import DIVISOR_MARKERS
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
+from attention_lesson.vocabulary import DIVISOR_WORDS, LARGEST_SLOPE, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
 
-SATURATION_MEASURES = ("top weight", "share-out", "max a(1-a)")
-
-
-def _same_length_curve(x, y, x_name, y_name):
-    """Check that `x` and `y` are two 1-D arrays of numbers of one length; return them as floats."""
-    x = as_score_rows(x, x_name, ndim=(1,))
-    y = as_score_rows(y, y_name, ndim=(1,))
-    if x.shape != y.shape:
-        raise ValueError(f"{y_name} must have one value per entry of {x_name}: "
-                         f"got {y.size} values for {x.size} points")
-    return x, y
+ROW_MEASURES = (TOP_WEIGHT, TOTAL_SLOPE, LARGEST_SLOPE)
 
 
 def plot_slope_and_sigmoid_slope(alpha, alpha_slope, x, sigmoid_slope):
@@ -29,19 +19,19 @@ def plot_slope_and_sigmoid_slope(alpha, alpha_slope, x, sigmoid_slope):
     middle and flat on both sides. `alpha` and `alpha_slope` are the left curve, `x` and
     `sigmoid_slope` the right one (x is the gap between the two scores of a two-position row).
     """
-    alpha, alpha_slope = _same_length_curve(alpha, alpha_slope, "alpha", "alpha_slope")
-    x, sigmoid_slope = _same_length_curve(x, sigmoid_slope, "x", "sigmoid_slope")
-    if alpha.min() < 0 or alpha.max() > 1:
-        raise ValueError(f"alpha must hold weights between 0 and 1; got values from {alpha.min():g} to {alpha.max():g}")
+    alpha = as_curve(alpha, "alpha", low=0.0, high=1.0)
+    alpha_slope = as_curve(alpha_slope, "alpha_slope", alpha.size, per="entry of alpha")
+    x = as_curve(x, "x")
+    sigmoid_slope = as_curve(sigmoid_slope, "sigmoid_slope", x.size, per="entry of x")
 
     fig, (left, right) = figure(1, 2, figsize=(9, 3.4), sharey=True, layout="constrained")
     left.plot(alpha, alpha_slope, color=OKABE_ITO["blue"], linewidth=2)
-    left.set_xlabel(r"weight $\alpha_{ij}$")
+    left.set_xlabel(r"attention weight $\alpha_j$")
     left.set_ylabel("slope")
     left.set_title(r"diagonal of the softmax Jacobian: $\alpha(1-\alpha)$")
 
     right.plot(x, sigmoid_slope, color=OKABE_ITO["orange"], linewidth=2)
-    right.set_xlabel(r"score gap $x = e_{i1} - e_{i2}$ in a row of two")
+    right.set_xlabel(r"score gap $x = e_1 - e_2$ in a row of two")
     right.set_title(r"derivative of the sigmoid: $\sigma(x)\,(1-\sigma(x))$")
 
     for ax in (left, right):
@@ -54,25 +44,27 @@ def plot_slope_and_sigmoid_slope(alpha, alpha_slope, x, sigmoid_slope):
     return fig
 
 
-def plot_saturation_by_width(widths, undivided, divided, names=SATURATION_MEASURES, references=None):
-    """Draw each measure of the saturation table against d_k, undivided beside divided by sqrt(d_k).
+def plot_saturation_by_width(widths, measured, names=ROW_MEASURES, references=None):
+    """Draw each measure of a row of attention weights against d_k, one line per divisor, one panel per measure.
 
     Used in notebooks/03-a-saturated-row-stops-the-gradient.ipynb as the picture of its table.
-    `undivided` and `divided` hold one row per width and one column per measure, in the order of
-    `names` (one panel per measure). `references` optionally maps a measure's name to a pair
-    (value, label) drawn as a dotted horizontal line, such as the share-out ceiling 1 - 1/T.
+    `measured` maps a divisor ("1", "√d_k" or "d_k", as in attention_lesson.vocabulary) to an array with
+    one row per width and one column per measure, in the order of `names` (by default the top weight, the
+    total slope and the largest slope). `references` optionally maps a measure to a pair (value, label)
+    drawn as a dotted horizontal line, such as the floor 1/T of the top weight.
     """
-    if isinstance(widths, (str, bytes)) or not hasattr(widths, "__len__") or len(widths) == 0:
-        raise ValueError(f"widths must be a non-empty list of d_k values; got {widths!r}")
-    widths = np.array([as_width(w, "widths") for w in widths])
+    widths = as_widths(widths)
     names = tuple(names)
     shape = (widths.size, len(names))
-    undivided = as_score_rows(undivided, "undivided", ndim=(2,))
-    divided = as_score_rows(divided, "divided", ndim=(2,))
-    for label, values in (("undivided", undivided), ("divided", divided)):
+
+    def table(values, label):
+        values = as_score_rows(values, label, ndim=(2,))
         if values.shape != shape:
             raise ValueError(f"{label} must have one row per width and one column per measure, shape {shape}; "
                              f"got shape {values.shape}")
+        return values
+
+    measured = as_by_divisor(measured, "measured", table)
     references = dict(references or {})
     unknown = sorted(set(references) - set(names))
     if unknown:
@@ -80,19 +72,21 @@ def plot_saturation_by_width(widths, undivided, divided, names=SATURATION_MEASUR
 
     fig, axes = figure(1, len(names), figsize=(3.3 * len(names), 3.3), layout="constrained", squeeze=False)
     for column, (ax, name) in enumerate(zip(axes[0], names)):
-        ax.plot(widths, undivided[:, column], "o-", color=DIVISOR_COLOURS["none"], label="undivided")
-        ax.plot(widths, divided[:, column], "s--", color=DIVISOR_COLOURS["sqrt(d_k)"], label=r"divided by $\sqrt{d_k}$")
+        for key, values in measured.items():
+            ax.plot(widths, values[:, column], marker=DIVISOR_MARKERS[key], color=DIVISOR_COLOURS[key],
+                    label=DIVISOR_WORDS[key], gid=key)
         if name in references:
             value, text = references[name]
-            ax.axhline(value, color=OKABE_ITO["black"], linestyle=":", linewidth=1, label=text)
+            ax.axhline(value, color=OKABE_ITO["black"], linestyle=":", linewidth=1, label=text, gid="reference")
         ax.set_xscale("log", base=2)
         ax.set_xticks(widths, [str(w) for w in widths])
         ax.minorticks_off()
         ax.set_xlabel(r"width $d_k$")
         ax.set_ylabel(name)
-        highest = max(undivided[:, column].max(), divided[:, column].max(), references.get(name, (0, ""))[0])
+        ax.set_title(MEASURE_FORMULAS.get(name, name))
+        highest = max(max(values[:, column].max() for values in measured.values()), references.get(name, (0, ""))[0])
         ax.set_ylim(0, 1.2 * highest)
         if name in references:
-            ax.legend(handles=ax.get_lines()[2:], fontsize=8, loc="center right")
-    fig.legend(handles=axes[0, 0].get_lines()[:2], loc="outside upper center", ncols=2)
+            ax.legend(handles=ax.get_lines()[len(measured):], fontsize=8, loc="center right")
+    fig.legend(handles=axes[0, 0].get_lines()[:len(measured)], loc="outside upper center", ncols=len(measured))
     return fig

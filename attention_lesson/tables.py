@@ -1,4 +1,7 @@
-"""Plain-text tables: every figure in the lesson prints its numbers beside it in one of these."""
+"""Plain-text tables: every figure in the lesson prints its numbers beside it in one of these.
+
+Used by every lesson notebook, first by notebooks/01-why-divide-by-the-root-of-d_k.ipynb.
+"""
 
 
 def format_table(columns, rows):

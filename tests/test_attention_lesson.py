@@ -4,7 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from attention_lesson import as_score_rows, as_width, format_table, softmax_rows
+from attention_lesson import as_curve, as_score_rows, as_width, as_widths, format_table, softmax_rows
+from attention_lesson.checks import as_by_divisor
 
 
 class TestSoftmaxRows:
@@ -61,6 +62,55 @@ class TestChecks:
     @pytest.mark.parametrize("good", [1, 64, 64.0, np.int64(1024)])
     def test_good_widths(self, good):
         assert as_width(good) == int(good) and isinstance(as_width(good), int)
+
+
+class TestCurves:
+    def test_a_good_curve_comes_back_as_floats(self):
+        curve = as_curve([1, 2, 3], "typical", 3, per="width", positive=True)
+        assert curve.dtype == float and curve.tolist() == [1.0, 2.0, 3.0]
+
+    @pytest.mark.parametrize("values, kwargs, message", [
+        ([[1.0, 2.0]], {}, r"^y must be a 1-D list of numbers, one per point; got shape \(1, 2\)"),
+        ([], {}, "^y must hold at least one value"),
+        ([1.0, float("nan")], {}, "^y must be finite"),
+        ("abc", {}, "^y must be numbers"),
+        ([1.0, 2.0], {"length": 3, "per": "width"}, r"^y must hold one value per width \(3\); got 2"),
+        ([1.0, 0.0], {"positive": True}, "^y must be positive"),
+        ([0.5, 1.5], {"low": 0.0, "high": 1.0}, "^y must lie between 0.0 and 1.0; got values from 0.5 to 1.5"),
+        ([-0.5, 0.5], {"low": 0.0}, "^y must lie between 0.0 and None"),
+    ])
+    def test_a_bad_curve_is_refused_by_name(self, values, kwargs, message):
+        with pytest.raises((ValueError, TypeError), match=message):
+            as_curve(values, "y", **kwargs)
+
+    def test_widths_come_back_as_whole_numbers(self):
+        widths = as_widths([4, 16.0, np.int64(64)])
+        assert widths.tolist() == [4, 16, 64] and widths.dtype.kind == "i"
+
+    @pytest.mark.parametrize("bad, message", [
+        ([4, 0], r"widths\[1\] must be at least 1"),
+        ([4, 2.5], r"widths\[1\] must be a positive whole number"),
+        ("64", "widths must be numbers"),
+        ([[4, 16]], "widths must be a 1-D list"),
+    ])
+    def test_bad_widths_are_refused_by_name(self, bad, message):
+        with pytest.raises((ValueError, TypeError), match=message):
+            as_widths(bad)
+
+    def test_data_per_divisor_is_checked_entry_by_entry(self):
+        checked = as_by_divisor({"1": [1, 2], "d_k": [3, 4]}, "sizes", lambda v, label: as_curve(v, label, 2))
+        assert {key: value.tolist() for key, value in checked.items()} == {"1": [1.0, 2.0], "d_k": [3.0, 4.0]}
+        with pytest.raises(ValueError, match=r"^sizes\['d_k'\] must hold one value per point \(2\)"):
+            as_by_divisor({"d_k": [1]}, "sizes", lambda v, label: as_curve(v, label, 2))
+
+    @pytest.mark.parametrize("bad, message", [
+        ({"none": [1]}, r"sizes has unknown divisor\(s\) \['none'\]"),
+        ({}, "sizes must be a dict from divisor"),
+        ([1, 2], "sizes must be a dict from divisor"),
+    ])
+    def test_data_per_divisor_must_be_keyed_by_the_vocabulary(self, bad, message):
+        with pytest.raises((ValueError, TypeError), match=message):
+            as_by_divisor(bad, "sizes", lambda v, label: v)
 
 
 class TestFormatTable:

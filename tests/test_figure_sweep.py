@@ -7,12 +7,13 @@ import pytest
 
 from attention_lesson.figure_sweep import plot_divisors, plot_typical_size
 from attention_lesson.style import DIVISOR_COLOURS
+from attention_lesson.vocabulary import DIVISOR_MATH, TOP_WEIGHT
 
 WIDTHS = [4, 16, 64, 256, 1024]
 TYPICAL = [2.00, 3.97, 7.98, 15.90, 32.03]
-SIZES = {"none": [2.0, 4.1, 7.9, 16.2, 31.8], "sqrt(d_k)": [1.0, 1.02, 0.99, 1.01, 0.99],
+SIZES = {"1": [2.0, 4.1, 7.9, 16.2, 31.8], "√d_k": [1.0, 1.02, 0.99, 1.01, 0.99],
          "d_k": [0.5, 0.26, 0.12, 0.063, 0.031]}
-TOPS = {"none": [0.6, 0.8, 0.9, 0.95, 0.99], "sqrt(d_k)": [0.37, 0.36, 0.36, 0.37, 0.36],
+TOPS = {"1": [0.6, 0.8, 0.9, 0.95, 0.99], "√d_k": [0.37, 0.36, 0.36, 0.37, 0.36],
         "d_k": [0.3, 0.2, 0.15, 0.13, 0.126]}
 
 
@@ -62,23 +63,25 @@ def test_divisors_draw_the_numbers_passed_in_in_the_house_colours():
             np.testing.assert_array_equal(drawn.get_xdata(), WIDTHS)
             np.testing.assert_array_equal(drawn.get_ydata(), values)
             assert drawn.get_color() == DIVISOR_COLOURS[key]
-    even = line(right, "even share")
+    even = line(right, "even weight")
     np.testing.assert_allclose(even.get_ydata(), [1 / 8, 1 / 8])
 
 
-def test_divisors_axes_are_labelled():
+def test_divisors_axes_are_labelled_in_the_vocabulary():
     left, right = plot_divisors(WIDTHS, SIZES, TOPS, positions=8).axes
     for ax in (left, right):
         assert "d_k" in ax.get_xlabel()
         assert ax.get_ylabel()
         assert ax.get_legend() is not None
-    assert "size" in left.get_ylabel() and "weight" in right.get_ylabel()
+    assert "size" in left.get_ylabel() and TOP_WEIGHT in right.get_ylabel()
+    labels = [t.get_text() for t in left.get_legend().get_texts()]
+    assert labels == [DIVISOR_MATH[key] for key in SIZES]
 
 
 def test_divisors_accept_a_subset_of_divisors():
-    fig = plot_divisors(WIDTHS, {"sqrt(d_k)": SIZES["sqrt(d_k)"]}, {"d_k": TOPS["d_k"]}, positions=8)
+    fig = plot_divisors(WIDTHS, {"√d_k": SIZES["√d_k"]}, {"d_k": TOPS["d_k"]}, positions=8)
     left, right = fig.axes
-    assert [l.get_gid() for l in left.get_lines()] == ["sqrt(d_k)"]
+    assert [l.get_gid() for l in left.get_lines()] == ["√d_k"]
 
 
 @pytest.mark.parametrize("widths, typical, name", [
@@ -99,11 +102,13 @@ def test_typical_size_refuses_bad_input_by_name(widths, typical, name):
 
 
 @pytest.mark.parametrize("sizes, tops, positions, name", [
-    ({"none": [1.0, 2.0]}, TOPS, 8, "sizes['none']"),                       # too short
-    ({"root": SIZES["none"]}, TOPS, 8, "sizes"),                            # unknown divisor
+    ({"1": [1.0, 2.0]}, TOPS, 8, "sizes['1']"),                       # too short
+    ({"sqrt(d_k)": SIZES["1"]}, TOPS, 8, "sizes"),                       # an old spelling of a divisor
     ([1.0] * 5, TOPS, 8, "sizes"),                                          # not a mapping
     ({}, TOPS, 8, "sizes"),                                                 # empty
-    (SIZES, {"none": [0.5, 0.6, 1.2, 0.9, 0.9]}, 8, "top_weights['none']"),   # a weight above 1
+    (SIZES, {"1": [0.5, 0.6, 1.2, 0.9, 0.9]}, 8, "top_weights['1']"),      # a weight above 1
+    (SIZES, {"1": [0.5, -0.6, 0.2, 0.9, 0.9]}, 8, "top_weights['1']"),     # a weight below 0
+    ({"d_k": [0.5, 0.2, 0.0, 0.1, 0.1]}, TOPS, 8, "sizes['d_k']"),         # cannot sit on a log axis
     (SIZES, {"d_k": [0.5, 0.6, float("nan"), 0.9, 0.9]}, 8, "top_weights['d_k']"),
     (SIZES, TOPS, 0, "positions"),                                          # no positions in a row
     (SIZES, TOPS, 2.5, "positions"),

@@ -25,18 +25,18 @@ GAUSSIAN_SWEEP = [  # d_k, mean (3 decimals), typical size, sqrt(d_k), divided (
     ("1024", "0.236", "32.03", "32.00", "1.00"),
 ]
 # The source lesson's second cell: T = 8 positions, N = 4000 rows per width.
-SATURATION = [  # divisor, d_k, top weight, share-out (3 decimals), max a(1-a) (4 decimals)
-    ("undivided", "8", "0.670", "0.445", "0.1755"),
-    ("divided", "8", "0.369", "0.758", "0.2143"),
-    ("undivided", "64", "0.880", "0.171", "0.0798"),
-    ("divided", "64", "0.362", "0.767", "0.2171"),
-    ("undivided", "512", "0.953", "0.066", "0.0321"),
-    ("divided", "512", "0.360", "0.768", "0.2162"),
+SATURATION = [  # divide by, d_k, top weight, total slope 1 - sum a^2 (3 decimals), largest slope max a(1-a) (4 decimals)
+    ("1", "8", "0.670", "0.445", "0.1755"),
+    ("√d_k", "8", "0.369", "0.758", "0.2143"),
+    ("1", "64", "0.880", "0.171", "0.0798"),
+    ("√d_k", "64", "0.362", "0.767", "0.2171"),
+    ("1", "512", "0.953", "0.066", "0.0321"),
+    ("√d_k", "512", "0.360", "0.768", "0.2162"),
 ]
-# The source lesson's figure: the winner's weight for divisors 1, sqrt(d_k), d_k at d_k = 4, 16, 64.
+# The source lesson's figure: the top weight of the row after dividing by 1, √d_k, d_k at d_k = 4, 16, 64.
 FIGURE_WINNERS = {
-    "none": ("0.68", "0.92", "0.99"),
-    "sqrt(d_k)": ("0.43", "0.43", "0.43"),
+    "1": ("0.68", "0.92", "0.99"),
+    "√d_k": ("0.43", "0.43", "0.43"),
     "d_k": ("0.29", "0.23", "0.20"),
 }
 
@@ -74,7 +74,7 @@ def test_agreement_counts(printed):
 
 
 def test_figure_winners(printed):
-    found = {name: tuple(vals) for name, *vals in rows(printed["01"], rf"^(none|sqrt\(d_k\)|d_k)\s+{NUM}\s+{NUM}\s+{NUM}\s*$")}
+    found = {name: tuple(vals) for name, *vals in rows(printed["01"], rf"^(1|√d_k|d_k)\s+{NUM}\s+{NUM}\s+{NUM}\s*$")}
     assert found == FIGURE_WINNERS
 
 
@@ -92,7 +92,7 @@ def test_gaussian_sweep(printed):
 
 
 def test_saturation_table(printed):
-    found = rows(printed["03"], rf"^(undivided|divided)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s*$")
+    found = rows(printed["03"], rf"^(1|√d_k)\s+(\d+)\s+{NUM}\s+{NUM}\s+{NUM}\s*$")
     assert found == SATURATION
 
 
