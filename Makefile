@@ -67,7 +67,8 @@ grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
 
 # After `make autograde`: report/$(ASSIGNMENT).png (scores, share failing each check), report/$(ASSIGNMENT).html (the
-# same as tables, failure messages, submissions that needed attention) and report/grades.csv.
+# same as tables, failure messages, submissions that needed attention) and report/$(ASSIGNMENT)-by-check.csv (a score
+# per student, notebook and check: not nbgrader's grades.csv). REPORT_ARGS="--out DIR" writes them elsewhere.
 report: $(READY)
 	$(NBGRADER_ENV) $(BIN)/python -m classroom.report $(ASSIGNMENT) $(REPORT_ARGS)
 

@@ -1,0 +1,108 @@
+"""Which submissions need an instructor's look, and why. Decided on data only, never on the wording of a message:
+
+  * a grade is flagged for manual grading in the gradebook (classroom.autograde does that when nbgrader could not
+    process a submission);
+  * the grader recorded a failure of a kind that failures.ATTENTION lists (timed out, crashed, ran out of memory,
+    output cut, could not be run): the kind is the error output's `ename` (see `kind`, the one place that reads it);
+  * the submitted notebook lacks grade cells, or has them changed (type, points, locked source) or duplicated: the
+    grader put them back from the gradebook. This is the comparison RepairGradeCells makes, redone from submitted/
+    and the gradebook, so it does not depend on keeping the autograde log;
+  * a notebook was not handed in, is not a notebook, has no autograded copy or was handed in again after grading.
+
+A student can only add reasons to their own row (their own cell may raise an exception named like a kind); nothing
+a student writes can remove one.
+"""
+import re
+
+from .. import failures
+from . import notebook
+from .model import Reason
+
+HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.S | re.M)
+
+
+def kind(output):
+    """The failure kind an output of an autograded notebook records (its `ename`, one of failures.KINDS), or None."""
+    if not isinstance(output, dict) or output.get("output_type") != "error":
+        return None
+    ename = output.get("ename")
+    return ename if ename in failures.KINDS else None
+
+
+def _points(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def repairs(submitted, cells, points):
+    """([missing grade ids], [changed grade ids]) of a submitted notebook against the gradebook's `cells`
+    ([GradebookCell]) and `points` ({grade_id: points})."""
+    known = {cell.name: cell for cell in cells if cell.name in points}
+    seen, changed = set(), []
+    for cell in notebook.cells(submitted):
+        name = notebook.meta(cell).get("grade_id")
+        if name not in known:
+            continue
+        if name in seen:
+            changed.append(name)  # a duplicate of a grade cell: dropped by the grader
+            continue
+        seen.add(name)
+        original, meta = known[name], notebook.meta(cell)
+        visible = HIDDEN.sub("", original.source or "")
+        if (cell.get("cell_type") != original.cell_type or not meta.get("grade")
+                or _points(meta.get("points")) != float(points[name])
+                or (original.locked and notebook.source(cell).strip() != visible.strip())):
+            changed.append(name)
+    missing = [name for name in known if name not in seen]
+    return missing, sorted(set(changed), key=list(known).index)
+
+
+class _Reasons:
+    """Reasons in the order found; the same (words, detail) met again only adds to where it happened."""
+
+    def __init__(self):
+        self._found = {}
+
+    def add(self, words, detail, where=None):
+        listed = self._found.setdefault((words, detail), [])
+        if where and where not in listed:
+            listed.append(where)
+
+    def result(self):
+        return tuple(Reason(words, detail, tuple(where)) for (words, detail), where in self._found.items())
+
+
+def reasons(handed, flagged, expected):
+    """(Reason, ...) why one submission needs a look; empty if it needs none.
+
+    handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
+    grading; expected: {notebook: ([GradebookCell], {grade_id: points})} from the gradebook.
+    """
+    found = _Reasons()
+    if flagged:
+        found.add("flagged for manual grading", f"{len(flagged)} checks wait for a grade by hand in the gradebook")
+    for nb in handed:
+        name = f"{nb.notebook}.ipynb"
+        if not nb.handed_in:
+            found.add("not handed in", f"{name} was not handed in (nbgrader scored its checks 0)")
+            continue
+        if nb.autograded is None:
+            found.add("not graded", f"{name} has no readable autograded copy: run `make autograde`")
+        elif nb.stale:
+            found.add("not graded", f"{name} was submitted again after grading: run `make autograde`")
+        for where, _, output in notebook.error_outputs(nb.autograded):
+            words = failures.ATTENTION.get(kind(output))
+            if words:
+                found.add(words, notebook.message(output) or f"{name}: {kind(output)}", where)
+        if nb.unreadable:
+            found.add("unreadable submission", f"{name} is not a readable notebook file")
+        elif nb.submitted is not None:
+            missing, changed = repairs(nb.submitted, *expected[nb.notebook])
+            for grade_id in missing:
+                found.add("grade cells missing", f"{name} lacked grade cells; the grader put them back", grade_id)
+            for grade_id in changed:
+                found.add("grade cells changed", f"{name} had grade cells edited, retyped or duplicated; the grader "
+                          "restored them", grade_id)
+    return found.result()

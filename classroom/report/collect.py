@@ -1,0 +1,113 @@
+"""Read one assignment's grading into a Summary: the gradebook for scores and checks, the notebooks for the rest.
+
+Every path comes from nbgrader's CourseDirectory, configured by the course's nbgrader_config.py: the gradebook's
+db URL, and submitted/ and autograded/ through `format_path`, so a course that renames them is read right.
+"""
+from pathlib import Path
+
+from . import attention, notebook
+from .model import Check, GradebookCell, Handed, Student, Summary
+
+
+class ReportError(Exception):
+    """Bad input: the message says what to do."""
+
+
+def course_directory(root):
+    """nbgrader's CourseDirectory configured by the course's nbgrader_config.py (db URL, directory names)."""
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    root = Path(root).resolve()
+    if not (root / "nbgrader_config.py").exists():
+        raise ReportError(f"there is no nbgrader_config.py in {root}: run this from the course directory "
+                          "(the repository root)")
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    return CourseDirectory(config=config, root=str(root))
+
+
+def _gradebook_path(db_url):
+    return Path(db_url[len("sqlite:///"):]) if db_url.startswith("sqlite:///") else None
+
+
+def _checks(gb_notebooks):
+    """([Check], {notebook: ([GradebookCell], {grade_id: points})}) from the gradebook's notebooks."""
+    checks, expected = [], {}
+    for nb in gb_notebooks:
+        points = {cell.name: float(cell.max_score) for cell in nb.grade_cells}
+        sources = {cell.name: cell for cell in nb.source_cells}
+        answers = {cell.name for cell in nb.solution_cells}
+        expected[nb.name] = ([GradebookCell(c.name, c.cell_type, c.source or "", bool(c.locked))
+                              for c in nb.source_cells], points)
+        order = [c.name for c in nb.source_cells if c.name in points] + sorted(n for n in points if n not in sources)
+        for name in order:
+            if name in answers:
+                continue  # an autograded answer cell is graded by running it, not a check of its own
+            code = (sources[name].source or "") if name in sources else ""
+            checks.append(Check(nb.name, name, points[name], notebook.describe(code), "BEGIN HIDDEN TESTS" in code))
+    return checks, expected
+
+
+def _stamp(coursedir, folder):
+    try:
+        return coursedir.get_existing_timestamp(str(folder))
+    except Exception:  # an unparsable timestamp.txt (nbgrader's method then fails in its own error path)
+        return object()  # equal to nothing: the copy counts as out of date
+
+
+def _handed(coursedir, assignment, student_id, notebooks):
+    """[Handed] for each notebook of one student, read from submitted/ and autograded/."""
+    submitted = Path(coursedir.format_path(coursedir.submitted_directory, student_id, assignment))
+    autograded = Path(coursedir.format_path(coursedir.autograded_directory, student_id, assignment))
+    stale = submitted.exists() and _stamp(coursedir, submitted) != _stamp(coursedir, autograded)
+    found = []
+    for name in notebooks:
+        handed_path, graded_path = submitted / f"{name}.ipynb", autograded / f"{name}.ipynb"
+        # a course that cleared submitted/ after grading still has the autograded copies
+        if not (handed_path.exists() or (graded_path.exists() and not submitted.exists())):
+            found.append(Handed(name, handed_in=False))
+            continue
+        handed = notebook.read(handed_path) if handed_path.exists() else None
+        graded = notebook.read(graded_path)
+        found.append(Handed(name, True, handed, handed_path.exists() and handed is None, graded, stale))
+    return found
+
+
+def collect(root, assignment):
+    """The Summary of `assignment` in the course at `root` (the folder holding nbgrader_config.py)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    coursedir = course_directory(root)
+    db_path = _gradebook_path(coursedir.db_url)
+    if db_path is not None and not db_path.exists():  # opening it would create an empty one
+        raise ReportError(f"there is no gradebook ({db_path}): nothing has been graded in this course yet. Collect "
+                          "the submissions and run `make autograde` first.")
+    with Gradebook(coursedir.db_url) as gb:
+        try:
+            source = gb.find_assignment(assignment)
+        except MissingEntry:
+            known = ", ".join(sorted(a.name for a in gb.assignments)) or "none"
+            raise ReportError(f"the gradebook has no assignment {assignment!r} (it has: {known}). Check the name; "
+                              "an assignment enters the gradebook with `make release`.") from None
+        gb_notebooks = sorted(source.notebooks, key=lambda nb: (nb.name != assignment, nb.name))
+        checks, expected = _checks(gb_notebooks)
+        notebooks = tuple((nb.name, float(nb.max_score)) for nb in gb_notebooks)
+        max_score = float(source.max_score)
+        submissions = sorted(gb.assignment_submissions(assignment), key=lambda s: s.student.id)
+        if not submissions:
+            raise ReportError(f"nothing has been graded for {assignment!r} yet: collect the submissions "
+                              f"(`nbgrader collect {assignment}`) and run `make autograde` first.")
+        graded = [(sub.student.id, float(sub.score), float(sub.late_submission_penalty or 0.0), float(sub.max_score),
+                   {nb.name: float(nb.score) for nb in sub.notebooks},
+                   {(nb.name, g.name): float(g.score) for nb in sub.notebooks for g in nb.grades},
+                   [g.name for nb in sub.notebooks for g in nb.grades if g.needs_manual_grade])
+                  for sub in submissions]
+    students = []
+    for student_id, raw, penalty, top, by_notebook, by_check, flagged in graded:
+        handed = _handed(coursedir, assignment, student_id, [name for name, _ in notebooks])
+        messages = {(nb.notebook, grade_id): text for nb in handed
+                    for grade_id, text in notebook.check_messages(nb.autograded).items()}
+        students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
+                                frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
+                                attention.reasons(handed, flagged, expected)))
+    return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students))
