@@ -26,10 +26,13 @@ bench: $(READY)
 	$(BIN)/python bench/notebook_runtime.py
 	$(BIN)/python bench/explorer_latency.py
 
-# The divisor explorer (notebook 04) on its own, as a web page without code, served by Voila.
+# The lesson as web pages without code, served by Voila: the divisor explorer is notebook 04, and the links between
+# notebooks work there too (Voila serving a single notebook would refuse them). E.g. make explore EXPLORE_ARGS=--no-browser
+EXPLORE_PORT ?= 8866
 EXPLORE_ARGS ?=
 explore: $(READY)
-	$(BIN)/voila notebooks/04-explore-the-divisor.ipynb $(EXPLORE_ARGS)
+	@echo "The divisor explorer: http://localhost:$(EXPLORE_PORT)/voila/render/04-explore-the-divisor.ipynb"
+	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(EXPLORE_ARGS)
 
 $(READY): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 10) <= sys.version_info[:2] <= (3, 13) else "This lesson needs Python 3.10 to 3.13, and $(PYTHON) is Python %d.%d. Run make with PYTHON=python3.12 (or another supported version)." % sys.version_info[:2])'

@@ -25,17 +25,15 @@ EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}
 
 def right_quiz_answers():
     """The released quiz notebook with every answer cell set to the right answer (recovered from the bank)."""
-    from attention_lesson import quiz
+    from attention_lesson.quiz import bank as quiz
 
     nb = json.loads((corpus_tools.RELEASED.parent / "intuition_quiz.ipynb").read_text())
-    questions = list(quiz.load_bank().values())
+    answers = quiz.recover_answers(quiz.load_bank())
     for cell in nb["cells"]:
         grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
         if cell["metadata"].get("nbgrader", {}).get("solution") and grade_id.startswith("answer_"):
             n = int(grade_id.split("_")[1])
-            q = questions[n - 1]
-            answer = quiz.recover_answer(q)
-            cell["source"] = f"answer_{n} = {set(answer) if q.kind == 'multi' else answer!r}"
+            cell["source"] = f"answer_{n} = {answers[n]!r}"
     return nb
 
 

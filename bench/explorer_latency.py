@@ -10,7 +10,8 @@ keydown event to the first animation frame after the new picture has been decode
 plot can be on screen. Presses alternate between the two widgets so that both see the same machine load.
 Goal: a median of 50 ms or less for the explorer, and at most half the baseline's.
 
-The kernel-side cost of one redraw (no browser) is measured too, for both ways of drawing.
+The kernel-side cost of one redraw (no browser) is measured too, for both ways of drawing, and within the
+explorer's redraw the share taken by encoding the PNG (Pillow). docs/explorer.md records the results.
 """
 import argparse
 import statistics
@@ -30,8 +31,9 @@ SETUP = """\
 import ipywidgets as widgets
 from IPython.display import display
 
-from attention_lesson.explorer import DivisorExplorer, plot_explorer
-from attention_lesson.explorer_model import POSITIONS, WIDTHS, explorer_state"""
+from attention_lesson.explorer import DivisorExplorer, explorer_state
+from attention_lesson.explorer.figure import plot_explorer
+from attention_lesson.explorer.model import POSITIONS, WIDTHS"""
 OURS = """\
 explorer = DivisorExplorer()
 explorer.add_class("bench-ours")
@@ -82,27 +84,33 @@ def bench_notebook(folder):
 
 
 def kernel_side(repeats=30):
-    """Median milliseconds of one redraw in this process: the explorer's update, and a new figure to PNG."""
+    """Median milliseconds in this process: the explorer's whole update, the PNG encoding within it, and a new
+    figure drawn to PNG (the baseline's way)."""
     import io
 
     import matplotlib
 
     matplotlib.use("Agg")
-    from attention_lesson.explorer import DivisorExplorer, plot_explorer
-    from attention_lesson.explorer_model import WIDTHS, explorer_state
+    from attention_lesson.explorer import DivisorExplorer, explorer_state
+    from attention_lesson.explorer.figure import plot_explorer, png_bytes
+    from attention_lesson.explorer.model import WIDTHS
 
     explorer = DivisorExplorer()
-    ours, anew = [], []
+    ours, encode, anew = [], [], []
     for i in range(repeats):
         d_k = WIDTHS[i % len(WIDTHS)]
         start = time.perf_counter()
         explorer.d_k.value = d_k if explorer.d_k.value != d_k else WIDTHS[-1 - i % len(WIDTHS)]
         ours.append(time.perf_counter() - start)
+        rgba = explorer.picture.rgba()
+        start = time.perf_counter()
+        png_bytes(rgba)
+        encode.append(time.perf_counter() - start)
         start = time.perf_counter()
         fig = plot_explorer(explorer_state(d_k=d_k))
         fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")  # what the inline backend does
         anew.append(time.perf_counter() - start)
-    return 1000 * statistics.median(ours), 1000 * statistics.median(anew)
+    return tuple(1000 * statistics.median(times) for times in (ours, encode, anew))
 
 
 def press_sequence(presses):
@@ -150,8 +158,9 @@ def main():
     if missing:
         parser.error(f"no browser: {missing}")
 
-    ours_ms, anew_ms = kernel_side()
-    print(f"kernel side, one redraw: explorer {ours_ms:.1f} ms, new figure to PNG {anew_ms:.1f} ms")
+    ours_ms, encode_ms, anew_ms = kernel_side()
+    print(f"kernel side, one redraw: explorer {ours_ms:.1f} ms (of which PNG encoding {encode_ms:.1f} ms), "
+          f"new figure to PNG {anew_ms:.1f} ms")
     times = browser_side(args.server, args.presses)
     print(f"\nkey press -> changed picture in Chromium ({args.server}, {args.presses} presses each)")
     print(f"{'':<36} {'median ms':>9} {'p10 ms':>7} {'p90 ms':>7}")

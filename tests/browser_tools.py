@@ -46,10 +46,11 @@ def free_port():
 
 
 class Server:
-    """A JupyterLab or Voilà process serving a copy of the explorer notebook from a scratch folder.
+    """A JupyterLab or Voilà process serving a copy of the explorer notebook (and `extra_files`) from a scratch folder.
 
     The notebook is copied so that nothing the browser does (autosave, trust, checkpoints) can touch the
-    repository. Use as a context manager: leaving it stops the server's whole process group.
+    repository. Voilà serves the folder as `make explore` does, so that links between notebooks work. Use as a
+    context manager: leaving it stops the server's whole process group.
     """
 
     def __init__(self, kind, notebook=EXPLORER, extra_files=()):
@@ -73,13 +74,13 @@ class Server:
                     f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={self.folder}",
                     "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                     "--ServerApp.open_browser=False", *ROOT_FLAG]
-        return [sys.executable, "-m", "voila", str(self.folder / self.name), "--no-browser", "--Voila.ip=127.0.0.1",
-                f"--port={self.port}", f"--token={self.token}", f"--Voila.root_dir={self.folder}"]
+        return [sys.executable, "-m", "voila", str(self.folder), "--no-browser", "--Voila.ip=127.0.0.1",
+                f"--port={self.port}", f"--token={self.token}"]
 
     def url(self):
         if self.kind == "lab":
             return f"{self.base}/lab/tree/{self.name}?token={self.token}"
-        return f"{self.base}/?token={self.token}"
+        return f"{self.base}/voila/render/{self.name}?token={self.token}"
 
     def __enter__(self):
         settings = self.scratch / "settings"

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from classroom import sandbox
+from conftest import load_tool
 from nbgrader.api import Gradebook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +21,11 @@ SUBMISSIONS = ROOT / "tests" / "submissions"
 RELEASED = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"
 ASSIGNMENT = "score_gradient"
 VISIBLE = "worked_example_2x2"
+# What must never reach a student or a report: fragments of the hidden tests (the exercise's, then the quiz's, as
+# tools/quiz_bank.py writes them) and of the reference solution.
+SECRETS = ("BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "checks.python_loops",
+           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
+           *load_tool("quiz_bank").HIDDEN_TEST_FRAGMENTS)
 
 
 def corpus():

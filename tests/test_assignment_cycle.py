@@ -15,19 +15,15 @@ from pathlib import Path
 import pytest
 
 import corpus_tools
-from attention_lesson import quiz
+from attention_lesson.quiz import bank as quiz
 from corpus_tools import ASSIGNMENT, ROOT, SUBMISSIONS
 
 COURSE_ID = "sqrt-dk"
 FULL = 16.0  # score_gradient.ipynb
 QUIZ = 5.0   # intuition_quiz.ipynb: one point per question
 QUESTIONS = list(quiz.load_bank().values())
-RIGHT = {n: (set(a) if q.kind == "multi" else a) for n, q in enumerate(QUESTIONS, start=1)
-         for a in [quiz.recover_answer(q)]}  # recovered from the bank's hashes: no key is written here
-# What must never reach a student: fragments of the hidden tests and of the reference solution.
-SECRETS = ["BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "checks.python_loops",
-           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
-           "_given !=", "_quiz.canonical", "load_bank"]
+RIGHT = quiz.recover_answers(quiz.load_bank())  # recovered from the bank's hashes: no key is written here
+SECRETS = corpus_tools.SECRETS  # what must never reach a student
 # bob's quiz: 1 and 4 right, 2 a wrong letter, 3 in the wrong form (a string, not a set), 5 left unanswered.
 BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l != RIGHT[2])),
             3: repr("".join(sorted(RIGHT[3]))), 4: repr(RIGHT[4])}

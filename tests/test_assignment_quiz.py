@@ -10,7 +10,7 @@ import json
 import pytest
 
 import corpus_tools
-from attention_lesson import quiz
+from attention_lesson.quiz import bank as quiz
 from classroom.preprocessors import decide
 from conftest import ROOT, load_notebook, load_tool
 
@@ -32,13 +32,12 @@ def checks():
             for c in nbgrader_cells(load_notebook(SOURCE), grade=True)]
 
 
-def right(q):
-    answer = quiz.recover_answer(q)
-    return set(answer) if q.kind == "multi" else answer
+right = quiz.recover_answer
 
 
 def grade(answers):
-    """Grade answer cells (a list of the student's cell sources) the way autograding does: {grade_id: passed}."""
+    """Grade answer cells (a list of the student's cell sources) the way autograding does (in the sandbox, which
+    makes each test that calls this an integration test): {grade_id: (passed, ename, message, printed)}."""
     return decide(answers, checks(), sandboxed=corpus_tools.SANDBOXED)
 
 
@@ -67,12 +66,21 @@ def test_the_release_holds_no_answer():
         assert quiz.canonical(q, right(q)) not in [line.strip().strip('"') for line in text.splitlines()]
 
 
+def test_every_fragment_the_tests_watch_for_is_in_the_hidden_checks_and_not_in_the_release():
+    hidden = [source.split("### BEGIN HIDDEN TESTS")[1] for _, source in checks()]
+    released = RELEASE.read_text()
+    for fragment in quiz_bank_tool.HIDDEN_TEST_FRAGMENTS:
+        assert all(fragment in part for part in hidden) and fragment not in released, fragment
+
+
+@pytest.mark.integration
 def test_right_answers_get_every_point():
     answers = [f"answer_{n} = {right(q)!r}" for n, q in enumerate(QUESTIONS, start=1)]
     verdicts = grade(answers)
     assert all(passed for passed, *_ in verdicts.values()), verdicts
 
 
+@pytest.mark.integration
 def test_right_answers_written_differently_still_count():
     forms = {"number": lambda a: f"{float(a)}", "single": lambda a: f"'{a.upper()} '",
              "multi": lambda a: repr(sorted(a, reverse=True))}
@@ -80,6 +88,7 @@ def test_right_answers_written_differently_still_count():
     assert all(passed for passed, *_ in grade(answers).values())
 
 
+@pytest.mark.integration
 def test_wrong_answers_get_nothing_and_an_explanation():
     wrong = []
     for n, q in enumerate(QUESTIONS, start=1):
@@ -97,6 +106,7 @@ def test_wrong_answers_get_nothing_and_an_explanation():
     assert "Not yet" in q1 and str(right(QUESTIONS[0])) not in q1.replace(str(right(QUESTIONS[0]) + 1), "")
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("n, given, message", [
     (1, '"8"', "asks for a number"),
     (2, "1", "asks for one letter"),
@@ -114,6 +124,7 @@ def test_an_answer_in_the_wrong_form_is_told_what_form_to_use(n, given, message)
     assert sum(p for p, *_ in verdicts.values()) == 4
 
 
+@pytest.mark.integration
 def test_an_unanswered_question_costs_only_its_own_point():
     answers = [f"answer_{n} = {right(q)!r}" for n, q in enumerate(QUESTIONS, start=1)]
     answers[1] = "# YOUR CODE HERE\nraise NotImplementedError()"
@@ -123,6 +134,7 @@ def test_an_unanswered_question_costs_only_its_own_point():
     assert sum(p for p, *_ in verdicts.values()) == 4
 
 
+@pytest.mark.integration
 def test_an_object_that_claims_to_equal_everything_gets_nothing():
     liar = "class Liar:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
     answers = [liar + f"answer_{n} = Liar()" for n in range(1, 6)]

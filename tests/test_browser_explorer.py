@@ -2,43 +2,42 @@
 
 Each test serves a copy of notebooks/04-explore-the-divisor.ipynb, opens it in Debian's Chromium through
 Playwright, moves the d_k slider with the keyboard, switches the divisor with a click, and checks that
-the picture really changed and that the readouts on the page are the numbers numpy gives here. It saves
-a screenshot before and after (into build/screenshots/, or $EXPLORER_SCREENSHOTS) and stops every process
-it started. Without Chromium or playwright the tests are skipped, unless REQUIRE_BROWSER_TESTS=1 (CI).
+the picture really changed and that the readouts on the page are the numbers numpy gives (explorer_reference).
+As a Voilà app it also follows the notebook's links. It saves a screenshot before and after (into
+build/screenshots/, or $EXPLORER_SCREENSHOTS) and stops every process it started. Without Chromium or
+playwright the tests are skipped, unless REQUIRE_BROWSER_TESTS=1 (CI).
 """
 import base64
 import io
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from browser_tools import ROOT, Server, chromium, focus, run_all_cells, why_no_browser
+from browser_tools import EXPLORER, ROOT, Server, chromium, focus, run_all_cells, why_no_browser
+from explorer_reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))
-READOUTS = ("top weight", "share-out 1 − Σα²", "max α(1−α)")
 WAIT_MS = 60_000
 
 missing = why_no_browser()
 if missing and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":
     raise RuntimeError(f"REQUIRE_BROWSER_TESTS=1 but {missing}")
-pytestmark = pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")]
 
 
 def expected(d_k, p, T=8, seed=0):
-    """The three readouts, from numpy alone: the seeded unit-scale row, stretched, divided, shared out."""
-    z = np.random.default_rng(seed).standard_normal(T)
-    x = np.sqrt(d_k) * (z - z.mean()) / z.std() / d_k ** p
-    a = np.exp(x - x.max())
-    a /= a.sum()
-    return dict(zip(READOUTS, (f"{a.max():.4f}", f"{1 - np.sum(a ** 2):.4f}", f"{np.max(a * (1 - a)):.4f}")))
+    """The three readouts as the page should write them, from numpy alone."""
+    return {name: f"{value:.4f}" for name, value in expected_readouts(T, seed, d_k, p).items()}
 
 
 def shown(page):
-    """The readouts as the page shows them."""
-    return {name: page.locator(f'td[data-readout="{name}"]').inner_text() for name in ("divisor", *READOUTS)}
+    """The divisor and the readouts as the page shows them."""
+    names = ("divisor", *expected(64, 0.5))
+    return {name: page.locator(f'td[data-readout="{name}"]').inner_text() for name in names}
 
 
 def picture(page):
@@ -129,11 +128,19 @@ def test_the_explorer_in_jupyterlab(page):
 
 
 def test_the_explorer_as_a_voila_app(page):
-    with Server("voila") as server:
+    following = sorted(EXPLORER.parent.glob("05-*.ipynb"))
+    with Server("voila", extra_files=following) as server:
         page.goto(server.url(), wait_until="commit", timeout=60_000)
         drive_the_explorer(page, "voila")
         page.screenshot(path=str(SHOTS / "voila-page-after.png"), full_page=True)
         assert page.locator(".jp-InputArea-editor").count() == 0, "the app should show no code"
         assert "import numpy" not in page.inner_text("body")
+        # every link to a notebook leads somewhere: to the next notebook, rendered without code as well
+        links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+        notebooks = [link for link in links if re.search(r"\.ipynb($|[?#])", link)]
+        assert any(f"/voila/render/{path.name}" in link for link in notebooks for path in following), notebooks
+        for link in notebooks:
+            reply = page.request.get(link, timeout=WAIT_MS)
+            assert reply.status == 200, f"{link} answers {reply.status}"
         server.stop()
     assert_stopped(server)

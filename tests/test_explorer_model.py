@@ -1,23 +1,14 @@
-"""The explorer's numbers (attention_lesson.explorer_model) agree with numpy computed here from scratch.
+"""The explorer's numbers (attention_lesson.explorer.model) agree with numpy computed from scratch.
 
-Every expectation is worked out in this file with plain numpy, never by calling the code under test.
+Every expectation is worked out with plain numpy (here or in explorer_reference), never by the code under test.
 """
 import numpy as np
 import pytest
 
-from attention_lesson.explorer_model import (DIVISORS, READOUT_NAMES, WIDTHS, divisor_label, divisor_value,
-                                             explorer_state, readouts, share_out, top_weight_curve, unit_scores)
-
-
-def expected_row(T, seed):
-    z = np.random.default_rng(seed).standard_normal(T)
-    return (z - z.mean()) / z.std()
-
-
-def expected_weights(T, seed, d_k, p):
-    x = np.sqrt(d_k) * expected_row(T, seed) / d_k ** p
-    w = np.exp(x - x.max())
-    return w / w.sum()
+from attention_lesson.explorer.model import (READOUTS, WIDTHS, attention_weights, divisor_label, divisor_value,
+                                             explorer_state, readouts, top_weight_curve, unit_scores)
+from attention_lesson.vocabulary import DIVISOR_EXPONENTS, LARGEST_SLOPE, TOP_WEIGHT, TOTAL_SLOPE
+from explorer_reference import expected_readouts, expected_row, expected_weights
 
 
 SETTINGS = [(4, 0.0, 8, 0), (64, 0.5, 8, 0), (1024, 1.0, 8, 3), (256, 0.25, 5, 12), (16, 0.8, 16, 7), (1024, 0.0, 2, 1)]
@@ -28,7 +19,7 @@ def test_widths_are_the_powers_of_two_from_4_to_1024():
 
 
 def test_the_named_divisors_are_1_the_root_and_d_k():
-    assert [divisor_value(64, p) for p in DIVISORS.values()] == [1.0, 8.0, 64.0]
+    assert [divisor_value(64, p) for p in DIVISOR_EXPONENTS.values()] == [1.0, 8.0, 64.0]
     assert [divisor_label(p) for p in (0, 0.5, 1, 0.3)] == ["1", "√d_k", "d_k", "d_k^0.30"]
 
 
@@ -45,7 +36,7 @@ def test_a_new_seed_draws_a_new_row():
 
 
 @pytest.mark.parametrize("d_k, p, T, seed", SETTINGS)
-def test_the_state_holds_the_share_out_of_the_divided_scores(d_k, p, T, seed):
+def test_the_state_holds_the_attention_weights_of_the_divided_scores(d_k, p, T, seed):
     state = explorer_state(d_k=d_k, p=p, T=T, seed=seed)
     z = expected_row(T, seed)
     np.testing.assert_allclose(state.scores, np.sqrt(d_k) * z)
@@ -56,28 +47,26 @@ def test_the_state_holds_the_share_out_of_the_divided_scores(d_k, p, T, seed):
 
 
 @pytest.mark.parametrize("d_k, p, T, seed", SETTINGS)
-def test_the_readouts_are_top_weight_share_out_and_steepest_slope(d_k, p, T, seed):
-    a = expected_weights(T, seed, d_k, p)
+def test_the_readouts_are_top_weight_total_slope_and_largest_slope(d_k, p, T, seed):
     state = explorer_state(d_k=d_k, p=p, T=T, seed=seed)
-    assert tuple(state.readouts) == READOUT_NAMES
-    assert state.readouts["top weight"] == pytest.approx(a.max())
-    assert state.readouts["share-out 1 − Σα²"] == pytest.approx(1 - np.sum(a ** 2), abs=1e-12)
-    assert state.readouts["max α(1−α)"] == pytest.approx(np.max(a * (1 - a)), abs=1e-12)
+    assert tuple(state.readouts) == READOUTS == (TOP_WEIGHT, TOTAL_SLOPE, LARGEST_SLOPE)
+    for name, value in expected_readouts(T, seed, d_k, p).items():
+        assert state.readouts[name] == pytest.approx(value, abs=1e-12), name
 
 
 def test_readouts_at_the_two_extremes():
     T = 8
     even = readouts(np.full(T, 1 / T))
-    assert even["share-out 1 − Σα²"] == pytest.approx(1 - 1 / T)
-    assert even["max α(1−α)"] == pytest.approx(1 / T * (1 - 1 / T))
+    assert even[TOTAL_SLOPE] == pytest.approx(1 - 1 / T)
+    assert even[LARGEST_SLOPE] == pytest.approx(1 / T * (1 - 1 / T))
     one_hot = readouts(np.eye(T)[3])
-    assert one_hot["top weight"] == 1 and one_hot["share-out 1 − Σα²"] == 0 and one_hot["max α(1−α)"] == 0
+    assert one_hot[TOP_WEIGHT] == 1 and one_hot[TOTAL_SLOPE] == 0 and one_hot[LARGEST_SLOPE] == 0
 
 
-def test_share_out_divides_before_the_softmax():
+def test_attention_weights_divide_before_the_softmax():
     e = np.array([3.0, 1.0, -1.0])
     w = np.exp(e / 4)
-    np.testing.assert_allclose(share_out(e, 16, 0.5), w / w.sum())
+    np.testing.assert_allclose(attention_weights(e, 16, 0.5), w / w.sum())
 
 
 @pytest.mark.parametrize("p", [0.0, 0.25, 0.5, 0.6, 1.0])
@@ -104,9 +93,17 @@ def test_the_curve_is_flat_only_at_one_half(seed):
 def test_undivided_wide_rows_close_and_divided_by_d_k_flatten():
     T = 8
     undivided = explorer_state(d_k=1024, p=0.0, T=T, seed=0).readouts
-    assert undivided["top weight"] > 0.99 and undivided["max α(1−α)"] < 0.01
+    assert undivided[TOP_WEIGHT] > 0.99 and undivided[LARGEST_SLOPE] < 0.01
     by_width = explorer_state(d_k=1024, p=1.0, T=T, seed=0).readouts
-    assert by_width["share-out 1 − Σα²"] == pytest.approx(1 - 1 / T, abs=0.01)
+    assert by_width[TOTAL_SLOPE] == pytest.approx(1 - 1 / T, abs=0.01)
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_larger_divisor_never_leaves_less_total_slope(seed):
+    """What notebook 04 says of dividing by d_k: the row flattens, and by the total slope it only gains."""
+    for d_k in WIDTHS:
+        slopes = [explorer_state(d_k=d_k, p=p, seed=seed).readouts[TOTAL_SLOPE] for p in (0.0, 0.25, 0.5, 0.75, 1.0)]
+        assert np.all(np.diff(slopes) > 0), (d_k, slopes)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -116,8 +113,8 @@ def test_undivided_wide_rows_close_and_divided_by_d_k_flatten():
     (lambda: explorer_state(p="half"), "p must be a number between 0 and 1"),
     (lambda: explorer_state(T=1), "T must be at least 2"),
     (lambda: explorer_state(seed=-1), "seed must be a whole number, 0 or more"),
-    (lambda: readouts([0.5, 0.6]), "weights must be a share-out"),
-    (lambda: share_out([[1.0, 2.0]], 4, 0.5), "scores must be a 1-D array"),
+    (lambda: readouts([0.5, 0.6]), "weights must be a row of attention weights"),
+    (lambda: attention_weights([[1.0, 2.0]], 4, 0.5), "scores must be a 1-D array"),
 ])
 def test_bad_settings_are_refused_with_a_clear_message(call, message):
     with pytest.raises((ValueError, TypeError), match=message):

@@ -3,22 +3,20 @@
 No answer is written in this file: each test recovers the right answer the way anyone could, by trying the
 whole (small) answer space against the stored hashes, and then checks how near misses are judged.
 """
+import itertools
 import json
 
 import pytest
 
-from attention_lesson import quiz
-from attention_lesson import quiz_widgets
+from attention_lesson.quiz import bank as quiz
+from attention_lesson.quiz import widgets as quiz_widgets
 from conftest import ROOT, load_notebook, load_tool
 
 quiz_bank_tool = load_tool("quiz_bank")
 
 BANK = quiz.load_bank()
 QUESTIONS = list(BANK.values())
-
-
-def right_answer(q):
-    return quiz.recover_answer(q)
+right_answer = quiz.recover_answer
 
 
 def test_the_bank_holds_the_five_questions_in_order():
@@ -36,12 +34,14 @@ def test_exactly_one_answer_is_right(q):
     elif q.kind == "single":
         space = q.letters
     else:
-        import itertools
         space = [set(c) for n in range(len(q.letters) + 1) for c in itertools.combinations(q.letters, n)]
     matches = [a for a in space if quiz.is_correct(q, a)]
     assert len(matches) == 1
-    found = quiz.recover_answer(q)
-    assert (set(found) if q.kind == "multi" else found) == matches[0]
+    assert quiz.recover_answer(q) == matches[0]
+
+
+def test_recover_answers_numbers_the_questions_from_1():
+    assert quiz.recover_answers(BANK) == {n: quiz.recover_answer(q) for n, q in enumerate(QUESTIONS, start=1)}
 
 
 def test_no_answer_or_explanation_is_readable_in_the_bank():
@@ -96,6 +96,9 @@ def test_feedback_explains_each_chosen_option_and_hints_at_a_wrong_number():
     hint = quiz.check(number, right_answer(number) + 1).explanations[0][1]
     full = quiz.check(number, right_answer(number)).explanations[0][1]
     assert hint.startswith("Not yet") and full.startswith("Right") and hint != full
+    assert quiz.explanation(number, "hint") == hint
+    with pytest.raises(KeyError):
+        quiz.explanation(q, "z")  # nothing is filed under a letter that is not an option
 
 
 def test_sealing_the_unsealed_bank_judges_the_same(tmp_path):
@@ -121,6 +124,17 @@ class TestWidgets:
         box.button.click()
         assert "asks for a number" in box.feedback.value
 
+    def test_what_a_student_types_is_shown_as_text_not_markup(self):
+        box = quiz_widgets.QuestionBox(BANK["q1_score_size"])
+        box.control.value = "<b>8</b>"
+        box.button.click()
+        assert "&lt;b&gt;8&lt;/b&gt;" in box.feedback.value and "<b>8</b>" not in box.feedback.value
+
+    @pytest.mark.parametrize("q", QUESTIONS, ids=lambda q: q.id)
+    def test_every_answer_box_gives_none_until_answered(self, q):
+        box = quiz_widgets.QuestionBox(q)
+        assert isinstance(box.control, quiz_widgets.ANSWER_BOXES[q.kind]) and box.answer() is None
+
     def test_nothing_chosen_yet(self):
         box = quiz_widgets.QuestionBox(BANK["q2_why_the_root"])
         box.button.click()
@@ -140,11 +154,11 @@ class TestWidgets:
         q = BANK["q3_closed_row"]
         box = quiz_widgets.QuestionBox(q)
         answer = set(right_answer(q))
-        for check in box.control:
+        for check in box.control.children:
             check.value = check.description.rstrip(")") in answer
         box.button.click()
         assert "Right." in box.feedback.value
-        next(c for c in box.control if c.value).value = False
+        next(c for c in box.control.children if c.value).value = False
         box.button.click()
         assert "Not yet" in box.feedback.value
 

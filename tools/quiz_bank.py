@@ -1,4 +1,4 @@
-"""The self-check question bank (attention_lesson/quiz_bank.json): unseal, seal, and build the graded version.
+"""The self-check question bank (attention_lesson/quiz/bank.json): unseal, seal, and build the graded version.
 
     .venv/bin/python tools/quiz_bank.py unseal > /tmp/plain.json     # answers and explanations in clear
     (edit /tmp/plain.json)
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from attention_lesson import quiz
+from attention_lesson.quiz import bank as quiz
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_NOTEBOOK = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
@@ -29,19 +29,23 @@ FORMS = {
     "single": 'one letter, as a string, for example `answer_{n} = "x"` with your letter in place of x',
     "multi": 'a set of letters, for example `answer_{n} = {{"x", "y"}}` with every letter you think is true',
 }
+# Pieces of the hidden checks' code that must never reach a student (release/, feedback, reports): the tests look
+# for them there, and tests/test_assignment_quiz.py makes sure each one is in the hidden checks this tool writes.
+HIDDEN_TEST_FRAGMENTS = ("_given !=", "_quiz.canonical", "load_bank")
 
 
 def unseal(bank):
+    """The bank in the plain form `quiz.seal` takes: answers and explanations in clear."""
     plain = []
     for q in bank.values():
         answer = quiz.recover_answer(q)
         if q.kind == "number":
-            text = quiz.canonical(q, answer)
-            explanations = {"correct": quiz._explanation(q, "correct", text), "hint": quiz._explanation(q, "hint")}
+            explanations = {"correct": quiz.explanation(q, quiz.canonical(q, answer)),
+                            "hint": quiz.explanation(q, "hint")}
         else:
-            explanations = {letter: quiz._explanation(q, letter) for letter in q.letters}
-        entry = {"id": q.id, "kind": q.kind, "salt": q.salt, "prompt": q.prompt, "answer": answer,
-                 "explanations": explanations}
+            explanations = {letter: quiz.explanation(q, letter) for letter in q.letters}
+        entry = {"id": q.id, "kind": q.kind, "salt": q.salt, "prompt": q.prompt,
+                 "answer": sorted(answer) if q.kind == "multi" else answer, "explanations": explanations}
         if q.options:
             entry["options"] = [{"letter": l, "text": t} for l, t in q.options]
         plain.append(entry)
@@ -76,7 +80,7 @@ def quiz_notebook(bank):
         "The cell after it prints your answer; whether it is right is decided when your work is graded."))]
     for n, q in enumerate(bank.values(), start=1):
         answer = quiz.recover_answer(q)
-        key = quiz.canonical(q, set(answer) if q.kind == "multi" else answer)
+        key = quiz.canonical(q, answer)
         title = q.id.split("_", 1)[1].replace("_", " ")
         cells.append(_cell("markdown", f"quiz-q{n}-text", quiz.question_markdown(q, heading=f"Question {n} (1 point)")
                            + f"\n\nAnswer with {FORMS[q.kind].format(n=n)}."))
@@ -87,7 +91,7 @@ def quiz_notebook(bank):
             f'"""Question {n} ({title}): answer_{n} is right ({RULES[q.kind]})."""',
             f'print(f"answer_{n} = {{answer_{n}!r}}")',
             "### BEGIN HIDDEN TESTS",
-            "from attention_lesson import quiz as _quiz",
+            "from attention_lesson.quiz import bank as _quiz",
             "",
             f'_question = _quiz.load_bank()["{q.id}"]',
             "try:",
@@ -108,7 +112,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("unseal", help="print the bank with answers and explanations in clear")
-    seal = sub.add_parser("seal", help="seal a plain bank into attention_lesson/quiz_bank.json")
+    seal = sub.add_parser("seal", help="seal a plain bank into attention_lesson/quiz/bank.json")
     seal.add_argument("plain", type=Path)
     sub.add_parser("assignment", help=f"rewrite {QUIZ_NOTEBOOK.relative_to(ROOT)} from the bank")
     args = parser.parse_args(argv)

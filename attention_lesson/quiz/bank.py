@@ -1,12 +1,12 @@
-"""The five self-check questions: one bank, read by the self-study notebook and by the classroom assignment.
+"""The sealed question bank: loading it, judging an answer, explaining it, and sealing a plain bank.
 
-Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz_widgets) and by the answer
-cells of source/score_gradient/. The bank, `quiz_bank.json` beside this file, is sealed: the right answer
-of each question is stored only as a salted SHA-256 hash, and each explanation is stored scrambled with a
-key derived from the answer it explains. So a student who opens the file reads the questions and options,
-but neither which option is right nor the explanations; checking an answer (here, or in the widget)
-reveals the explanation of what was chosen, as a good self-check should.
-The plain key lives only in the hidden tests of the instructors' source/ notebook.
+Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz.widgets), by the hidden tests of
+source/score_gradient/intuition_quiz.ipynb and by tools/quiz_bank.py. The bank, `bank.json` beside this file,
+is sealed: the right answer of each question is stored only as a salted SHA-256 hash, and each explanation
+is stored scrambled with a key derived from the answer it explains. So a student who opens the file reads the
+questions and options, but neither which option is right nor the explanations; checking an answer (here, or
+in the widget) reveals the explanation of what was chosen, as a good self-check should. The plain key lives
+only in the hidden tests of the instructors' source/ notebook.
 """
 import base64
 import hashlib
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 from pathlib import Path
 
-BANK_PATH = Path(__file__).with_name("quiz_bank.json")
+BANK_PATH = Path(__file__).with_name("bank.json")
 KINDS = ("number", "single", "multi")
 
 
@@ -112,7 +112,8 @@ def recover_answer(question, largest_number=10000):
     """The right answer, found the way anyone could: by trying every answer in the (small) answer space.
 
     Whole numbers from 0 to `largest_number` for a number; each letter for one choice; every subset of the
-    letters for a multi-select (returned as a sorted list). Used by the maintainers' tools/quiz_bank.py.
+    letters for a multi-select (returned as a set). Used by tools/quiz_bank.py and by the tests, so that no
+    answer is written anywhere but in the hidden tests.
     """
     if question.kind == "number":
         candidates = range(largest_number + 1)
@@ -123,8 +124,13 @@ def recover_answer(question, largest_number=10000):
         candidates = ({l for i, l in enumerate(letters) if mask >> i & 1} for mask in range(2 ** len(letters)))
     for candidate in candidates:
         if is_correct(question, candidate):
-            return sorted(candidate) if isinstance(candidate, set) else candidate
+            return candidate
     raise ValueError(f"{question.id}: no answer in the search range matches the stored hash")
+
+
+def recover_answers(bank):
+    """The right answer to every question of `bank`, by question number (1, 2, ...), as recover_answer finds it."""
+    return {n: recover_answer(q) for n, q in enumerate(bank.values(), start=1)}
 
 
 def check(question, answer):
@@ -136,14 +142,13 @@ def check(question, answer):
     answer_text = canonical(question, answer)
     correct = digest(question, answer_text) == question.answer_hash
     if question.kind == "number":
-        key = "correct" if correct else "hint"
-        return Verdict(correct, ((answer_text, _explanation(question, key if correct else "hint", answer_text)),))
-    chosen = answer_text
-    return Verdict(correct, tuple((letter, _explanation(question, letter)) for letter in chosen))
+        return Verdict(correct, ((answer_text, explanation(question, answer_text if correct else "hint")),))
+    return Verdict(correct, tuple((letter, explanation(question, letter)) for letter in answer_text))
 
 
-def _explanation(question, label, answer_text=None):
-    key = answer_text if label == "correct" else label
+def explanation(question, key):
+    """The explanation filed under `key`: an option's letter; for a number, the right answer (as `canonical`
+    writes it) for the full explanation, or "hint". A key with nothing filed under it raises KeyError."""
     lookup = digest(question, f"explain:{key}")
     return unscramble(f"{question.salt}|{key}", question.sealed_feedback[lookup])
 

@@ -1,13 +1,13 @@
-"""Everything the divisor explorer shows, as pure functions of its four settings.
+"""Everything the divisor explorer shows, as pure functions of its four settings (no drawing, no widgets).
 
 Used by notebooks/04-explore-the-divisor.ipynb. The explorer has four settings: the width d_k, the
-exponent p of the divisor d_k**p (p = 0 divides by 1, p = 1/2 by sqrt(d_k), p = 1 by d_k), the number of
+exponent p of the divisor d_k**p (p = 0 divides by 1, p = 1/2 by √d_k, p = 1 by d_k), the number of
 positions T in the row, and the seed of the generator that draws the row. `explorer_state` turns them
-into every number on the screen; the widget in attention_lesson.explorer only draws what it returns.
+into every number on the screen; attention_lesson.explorer.figure and .widget only show what it returns.
 
 The row follows notebook 01: T unit-scale scores z (mean exactly 0, standard deviation exactly 1) are
 stretched to the size a width gives them, e = sqrt(d_k) * z (notebook 02 derives that size), and the
-softmax shares out e / d_k**p.
+softmax turns e / d_k**p into the row's attention weights.
 """
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -16,17 +16,16 @@ import numpy as np
 
 from attention_lesson.checks import as_score_rows, as_width
 from attention_lesson.softmax import softmax_rows
+from attention_lesson.vocabulary import LARGEST_SLOPE, TOP_WEIGHT, TOTAL_SLOPE, divisor_name
 
 # The widths the d_k slider offers: powers of two from 4 to 1024.
 WIDTHS = tuple(2 ** k for k in range(2, 11))
-# The three named divisors, as the exponent p of d_k**p.
-DIVISORS = {"1": 0.0, "√d_k": 0.5, "d_k": 1.0}
-# The number of positions the T slider offers.
+# The fewest and the most positions the T slider offers.
 POSITIONS = (2, 16)
-# The state the explorer opens in (and the static stand-in shows).
+# The state the explorer opens in (and the still picture shows).
 DEFAULT_SETTINGS = {"d_k": 64, "p": 0.5, "T": 8, "seed": 0}
-# The readouts, in the order they are shown, with the names notebook 03 gave them.
-READOUT_NAMES = ("top weight", "share-out 1 − Σα²", "max α(1−α)")
+# The measures of a row the explorer reads out (notebook 03 defines them), in the order they are shown.
+READOUTS = (TOP_WEIGHT, TOTAL_SLOPE, LARGEST_SLOPE)
 
 
 def as_exponent(p, name="p"):
@@ -69,30 +68,28 @@ def divisor_value(d_k, p):
 
 
 def divisor_label(p):
-    """How the divisor reads on screen: '1', '√d_k', 'd_k', or 'd_k^p' with p to two decimals."""
+    """How the divisor reads on screen: a named divisor ('1', '√d_k', 'd_k'), else 'd_k^p' with p to two decimals."""
     p = as_exponent(p)
-    for label, exponent in DIVISORS.items():
-        if np.isclose(p, exponent):
-            return label
-    return f"d_k^{p:.2f}"
+    return divisor_name(p) or f"d_k^{p:.2f}"
 
 
-def share_out(scores, d_k, p):
-    """The softmax weights of the row `scores` after dividing it by d_k**p."""
+def attention_weights(scores, d_k, p):
+    """The attention weights of the row `scores` after dividing it by d_k**p (the softmax of the divided row)."""
     scores = as_score_rows(scores, "scores", ndim=(1,))
     return softmax_rows(scores / divisor_value(d_k, p))
 
 
 def readouts(weights):
-    """The three readouts of a share-out: top weight, share-out 1 - sum(a**2), and max a(1 - a).
+    """The measures of one row of attention weights α, keyed by READOUTS: max α, 1 − Σα², max α(1−α).
 
-    `weights` is one row of softmax weights. Returns a dict keyed by READOUT_NAMES.
+    Notebook 03 names them: the top weight, the total slope (the trace of the row's softmax Jacobian) and
+    the largest slope (its largest diagonal entry).
     """
     a = as_score_rows(weights, "weights", ndim=(1,))
     if np.any(a < 0) or not np.isclose(a.sum(), 1.0):
-        raise ValueError("weights must be a share-out: non-negative numbers that add up to 1")
+        raise ValueError("weights must be a row of attention weights: non-negative numbers that add up to 1")
     values = (a.max(), 1.0 - np.sum(a ** 2), np.max(a * (1.0 - a)))
-    return {name: float(v) for name, v in zip(READOUT_NAMES, values)}
+    return {name: float(v) for name, v in zip(READOUTS, values)}
 
 
 def top_weight_curve(z, p, widths=WIDTHS):
@@ -102,7 +99,7 @@ def top_weight_curve(z, p, widths=WIDTHS):
     """
     z = as_score_rows(z, "z", ndim=(1,))
     widths = [as_width(w, "widths") for w in widths]
-    return np.array([share_out(np.sqrt(w) * z, w, p).max() for w in widths])
+    return np.array([attention_weights(np.sqrt(w) * z, w, p).max() for w in widths])
 
 
 @dataclass(frozen=True)
@@ -118,20 +115,21 @@ class ExplorerState:
     z: np.ndarray            # the unit-scale scores
     scores: np.ndarray       # the undivided scores sqrt(d_k) * z
     divided: np.ndarray      # scores / divisor, what the softmax sees
-    weights: np.ndarray      # the share-out
+    weights: np.ndarray      # the attention weights
     winner: int              # the position (from 0) with the largest weight
-    readouts: dict           # READOUT_NAMES -> value
+    readouts: dict           # READOUTS -> value
     widths: tuple            # the widths of the curve
     curve: np.ndarray        # top weight at each of `widths`, for this p and this row
 
 
-def explorer_state(d_k=64, p=0.5, T=8, seed=0):
+def explorer_state(d_k=DEFAULT_SETTINGS["d_k"], p=DEFAULT_SETTINGS["p"], T=DEFAULT_SETTINGS["T"],
+                   seed=DEFAULT_SETTINGS["seed"]):
     """Compute everything the explorer shows for width d_k, divisor d_k**p, T positions and a seed."""
     d_k, p, T, seed = as_width(d_k), as_exponent(p), as_positions(T), as_seed(seed)
     z = unit_scores(T, seed)
     scores = np.sqrt(d_k) * z
     divisor = divisor_value(d_k, p)
-    weights = share_out(scores, d_k, p)
+    weights = attention_weights(scores, d_k, p)
     return ExplorerState(d_k=d_k, p=p, T=T, seed=seed, divisor=divisor, label=divisor_label(p), z=z,
                          scores=scores, divided=scores / divisor, weights=weights,
                          winner=int(np.argmax(weights)), readouts=readouts(weights), widths=WIDTHS,
