@@ -73,8 +73,8 @@ report: $(READY)
 
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)
-	$(BIN)/python bench/autograde_cost.py
+	$(BIN)/python -m bench.autograde_cost
 
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
-	$(BIN)/python bench/sandbox_overhead.py
+	$(BIN)/python -m bench.sandbox_overhead

@@ -33,10 +33,19 @@ def load_tool(name):
     return module
 
 
-# ---- score_gradient assignment (tests/test_assignment_*.py) -------------------------------------------------------
+# ---- score_gradient assignment (tests/test_assignment_*.py): graded once per session, then only read ---------------
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
-    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config."""
-    import corpus_tools
+    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config:
+    ({student: (course path, {grade_id: score})}, {grade_id: points})."""
+    from tests.helpers import corpus
 
-    return corpus_tools.grade_corpus(tmp_path_factory.mktemp("corpus"))
+    return corpus.grade_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory):
+    """A course made from this repository's source/ and nbgrader_config.py, with release/ generated (not graded)."""
+    from tests.helpers import course
+
+    return course.make_course(tmp_path_factory.mktemp("released") / "course")
