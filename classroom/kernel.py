@@ -4,7 +4,10 @@ started through classroom.sandbox, with its limits, and inside bubblewrap unless
 Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
 `ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox).
 """
+import contextlib
 import os
+import shutil
+import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, Unicode
@@ -35,3 +38,21 @@ class SandboxedKernelManager(AsyncKernelManager):
         sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
         return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
                             ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir))
+
+
+@contextlib.contextmanager
+def kernel_folders(assignment_path=None):
+    """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
+    notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
+    workdir = tempfile.mkdtemp(prefix="student-kernel-")
+    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-")
+    try:
+        if assignment_path and os.path.isdir(assignment_path):
+            for name in os.listdir(assignment_path):
+                full = os.path.join(assignment_path, name)
+                if os.path.isfile(full) and not name.endswith(".ipynb"):
+                    shutil.copy(full, workdir)
+        yield workdir, ipc_dir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(ipc_dir, ignore_errors=True)

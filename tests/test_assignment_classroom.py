@@ -113,8 +113,10 @@ def test_a_student_error_has_a_student_kind():
 
 
 def test_a_student_exception_never_passes_for_the_grader():
-    assert own_name("ZeroDivisionError") == "ZeroDivisionError"
-    assert all(own_name(kind) not in failures.KINDS for kind in failures.KINDS)
+    content = {"ename": "ZeroDivisionError", "evalue": "division by zero"}
+    assert own_name(content) == content
+    renamed = [own_name({"ename": kind, "evalue": "mine"}) for kind in failures.KINDS]
+    assert all(c["ename"] not in failures.KINDS and c["evalue"] == "mine" for c in renamed)
 
 
 def test_feedback_keeps_the_verdict_and_drops_hidden_code():

@@ -16,7 +16,9 @@ def kinds(cell):
     return [out.get("ename") for out in cell.outputs if out.output_type == "error"]
 
 
-def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path):
+# Unsandboxed too: there the interrupted kernel answers in time, and nbclient's own timeout reply is what is seen.
+@pytest.mark.parametrize("sandboxed", sorted({SANDBOXED, False}))
+def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, sandboxed):
     check = new_code_cell("assert False", outputs=[{"output_type": "stream", "name": "stdout", "text": "old"}])
     check.metadata["nbgrader"] = {"grade": True, "grade_id": "a_check", "points": 1, "solution": False,
                                   "locked": True}
@@ -29,7 +31,7 @@ def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path):
         new_code_cell("print('never')"),
     ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     config = Config()
-    config.Sandbox.enabled = SANDBOXED
+    config.Sandbox.enabled = sandboxed
     display = ExecuteForDisplay(timeout=2, max_output_chars=100, config=config)
 
     nb, _ = display.preprocess(nb, {"metadata": {"path": str(tmp_path)}})

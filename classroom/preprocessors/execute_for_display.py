@@ -1,21 +1,12 @@
 """ExecuteForDisplay: nbgrader's Execute, made to survive anything and to skip grade cells (TrustedGrades decides
 those). It runs the student's own cells once, in a sandboxed kernel (classroom.kernel), so the feedback shows their
-outputs; nothing that happens in that kernel decides a grade. Time, memory and output are capped; a kernel that dies
-or hangs stops the run, it does not stop the grading.
-
-What the grader writes into a cell is an error output whose `ename` is its kind (classroom.failures): TIMED_OUT
-(the cell was interrupted), CRASHED (the kernel died, or the run could not go on), OUTPUT_CUT (the rest of the
-cell's output was dropped), NOT_RUN (an earlier cell stopped the run). A student's own exception whose name is one of
-those kinds is renamed, so such an `ename` in a cell always comes from the grader.
-
-Built on the public hooks of nbconvert's ExecutePreprocessor and nbclient's NotebookClient: `setup_kernel`,
-`create_kernel_manager`, `preprocess_cell`, `output` and `on_cell_executed`.
+outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
+run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.failures):
+TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the run; a student's exception
+bearing one of those names is renamed. Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
 """
 import contextlib
-import os
 import secrets
-import shutil
-import tempfile
 import time
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -24,15 +15,20 @@ from nbgrader.preprocessors import Execute
 from traitlets import Float, Integer
 
 from .. import cells, config, failures
-from ..kernel import SandboxedKernelManager
+from ..kernel import SandboxedKernelManager, kernel_folders
 from ..sandbox import MiB
 
 TOKEN = "classroom_timeout"  # a key of nbclient's own reply for an interrupted cell (see error_on_timeout)
 
 
-def own_name(ename):
-    """The `ename` under which a student's exception is shown: never one of the grader's kinds."""
-    return f"{ename} (raised by your code)" if ename in failures.KINDS else ename
+def own_name(content):
+    """A kernel message's content, its `ename` made to never be one of the grader's kinds."""
+    ename = content.get("ename")
+    return dict(content, ename=f"{ename} (raised by your code)") if ename in failures.KINDS else content
+
+
+def _mark(cell, kind, message):
+    cell.setdefault("outputs", []).append(from_dict(failures.error_output(kind, message[:500])))
 
 
 class ExecuteForDisplay(Execute):
@@ -51,14 +47,12 @@ class ExecuteForDisplay(Execute):
         super().__init__(*args, **kwargs)
         self.shutdown_kernel = "immediate"
 
-    # -- one run --------------------------------------------------------------------------------------------------
     def preprocess(self, nb, resources=None, km=None):
         self._sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
-        self._stopped = None
-        self._output_used = {}
+        self._stopped, self._output_used = None, {}
         self._deadline = time.monotonic() + self.total_seconds
         self._token = secrets.token_hex(16)  # the student's code cannot forge nbclient's timeout reply
-        self.error_on_timeout = dict(self._timed_out_output(), **{TOKEN: self._token})
+        self.error_on_timeout = dict(failures.error_output(failures.TIMED_OUT, ""), **{TOKEN: self._token})
         try:
             return super().preprocess(nb, resources, km)
         except Exception as exc:  # the kernel would not start, or would not stop: the grades do not depend on it
@@ -67,34 +61,25 @@ class ExecuteForDisplay(Execute):
 
     @contextlib.contextmanager
     def setup_kernel(self, **kwargs):
-        self._workdir = tempfile.mkdtemp(prefix="student-kernel-")
-        self._ipc_dir = tempfile.mkdtemp(prefix="student-ipc-")
-        try:
-            self._copy_data_files(self.resources, self._workdir)
+        with kernel_folders(self.resources.get("metadata", {}).get("path")) as (self._workdir, self._ipc_dir):
             with super().setup_kernel(cwd=self._workdir, **kwargs):
                 yield
-        finally:
-            shutil.rmtree(self._workdir, ignore_errors=True)
-            shutil.rmtree(self._ipc_dir, ignore_errors=True)
 
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
-        km.memory = self.kernel_memory
-        km.cpu_seconds = self.kernel_cpu_seconds
-        km.sandboxed = self._sandboxed
-        km.workdir = self._workdir
+        km.memory, km.cpu_seconds = self.kernel_memory, self.kernel_cpu_seconds
+        km.sandboxed, km.workdir = self._sandboxed, self._workdir
         if self._sandboxed:
             km.use_ipc(self._ipc_dir)
         return km
 
-    # -- one cell -------------------------------------------------------------------------------------------------
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code":
             return cell, resources
         if cells.is_check(cell) or self._stopped:
-            cell.execution_count = None
-            cell.outputs = [] if cells.is_check(cell) else [from_dict(failures.error_output(
-                failures.NOT_RUN, f"The grader did not run this cell: an earlier cell {self._stopped}."))]
+            cell.outputs, cell.execution_count = [], None
+            if not cells.is_check(cell):
+                _mark(cell, failures.NOT_RUN, f"The grader did not run this cell: an earlier cell {self._stopped}.")
             return cell, resources
         self._stopped = self._run(cell, resources, index)
         if self._stopped is None and time.monotonic() > self._deadline:
@@ -107,60 +92,39 @@ class ExecuteForDisplay(Execute):
         try:
             super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            self._mark(cell, failures.CRASHED, "the kernel running your notebook died during this cell (os._exit, "
-                                               "a crash, or running out of memory)")
+            _mark(cell, failures.CRASHED, "the kernel running your notebook died during this cell (os._exit, a "
+                                          "crash, or running out of memory)")
             return "stopped the kernel"
         except CellTimeoutError as exc:
-            self._mark(cell, failures.TIMED_OUT, f"the grader stopped waiting for this cell's output ({exc})"[:500])
+            _mark(cell, failures.TIMED_OUT, f"the grader stopped waiting for this cell's output ({exc})")
             return "stopped sending its output"
         except Exception as exc:
-            self._mark(cell, failures.CRASHED, f"the grader could not go on after this cell ({type(exc).__name__}: "
-                                               f"{exc})"[:500])
+            _mark(cell, failures.CRASHED, f"the grader could not go on after this cell ({type(exc).__name__}: {exc})")
             return f"failed in a way the grader could not recover from ({type(exc).__name__})"
         return f"ran for more than {self.timeout} s" if self._interrupted else None
 
-    @staticmethod
-    def _mark(cell, kind, message):
-        cell.setdefault("outputs", []).append(from_dict(failures.error_output(kind, message)))
-
-    def _timed_out_output(self):
-        return failures.error_output(failures.TIMED_OUT, f"the grader interrupted this cell after {self.timeout} s")
-
-    # -- hooks of nbclient ----------------------------------------------------------------------------------------
     def on_cell_executed(self, **kwargs):
-        reply = kwargs["execute_reply"]
-        content = reply.get("content", {})
+        """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""
+        content = kwargs["execute_reply"].get("content", {})
         if content.get(TOKEN) == self._token:  # nbclient interrupted the cell: the reply is our error_on_timeout
             self._interrupted = True
-            kwargs["cell"].outputs.append(from_dict(self._timed_out_output()))
+            _mark(kwargs["cell"], failures.TIMED_OUT, f"the grader interrupted this cell after {self.timeout} s")
             return
-        if content.get("status") == "error":
-            reply = dict(reply, content=dict(content, ename=own_name(content.get("ename"))))
+        reply = dict(kwargs["execute_reply"], content=own_name(content))
         super().on_cell_executed(**dict(kwargs, execute_reply=reply))
 
     def output(self, outs, msg, display_id, cell_index):
+        """nbclient's hook for each output: a student's error is renamed if need be, the rest cut at the cap."""
         content = msg.get("content", {})
         if msg["msg_type"] == "error":
-            msg = dict(msg, content=dict(content, ename=own_name(content.get("ename"))))
-            return super().output(outs, msg, display_id, cell_index)
-        size = len(str(content.get("text", ""))) + sum(len(str(v)) for v in content.get("data", {}).values())
+            return super().output(outs, dict(msg, content=own_name(content)), display_id, cell_index)
         used = self._output_used.get(cell_index, 0)
-        self._output_used[cell_index] = used + size
-        if used + size > self.max_output_chars:
-            if used <= self.max_output_chars:
-                outs.append(from_dict(failures.error_output(
-                    failures.OUTPUT_CUT, f"the grader cut this cell's output after {self.max_output_chars} characters")))
-                self._output_used[cell_index] = self.max_output_chars + 1
-            return None
-        return super().output(outs, msg, display_id, cell_index)
-
-    @staticmethod
-    def _copy_data_files(resources, workdir):
-        """Give the kernel the assignment's data files but not the notebook itself (which holds the tests)."""
-        path = (resources or {}).get("metadata", {}).get("path")
-        if not path or not os.path.isdir(path):
-            return
-        for name in os.listdir(path):
-            full = os.path.join(path, name)
-            if os.path.isfile(full) and not name.endswith(".ipynb"):
-                shutil.copy(full, workdir)
+        self._output_used[cell_index] = used + len(str(content.get("text", ""))) + sum(
+            len(str(v)) for v in content.get("data", {}).values())
+        if self._output_used[cell_index] <= self.max_output_chars:
+            return super().output(outs, msg, display_id, cell_index)
+        if used <= self.max_output_chars:
+            outs.append(from_dict(failures.error_output(
+                failures.OUTPUT_CUT, f"the grader cut this cell's output after {self.max_output_chars} characters")))
+            self._output_used[cell_index] = self.max_output_chars + 1
+        return None
