@@ -1,6 +1,8 @@
 """Plain tests of the classroom package's pieces that run no student process: the wire protocol, nbgrader cells,
 the static loop finder, verdicts and their outputs, the feedback's sanitizing and the display run's naming rule."""
 import io
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -127,3 +129,13 @@ def test_feedback_keeps_the_verdict_and_drops_hidden_code():
     cell, _ = SanitizeFeedback().preprocess_cell(cell, {}, 0)
     assert "secret" not in cell.source and "'thing' (2 points)" in cell.source and "f(1)" in cell.source
     assert cell.outputs == [failures.error_output(failures.CHECK_FAILED, "wrong sign")]
+
+
+def test_what_the_hidden_tests_import_needs_no_grading_extra():
+    """classroom.measures runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies
+    are promised: it and the grading core it uses import without nbgrader, traitlets or the Jupyter clients."""
+    blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client")
+    probe = (f"import sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
+             "import classroom.measures, classroom.verdict, classroom.cells, classroom.course\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]

@@ -21,7 +21,7 @@ def test_the_notebook_holds_what_the_tool_builds():
     built = grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT),
                                    grade_cells_tool.read_checks(CHECKS))
     assert json.loads(nbformat.writes(built)) == json.loads(nbformat.writes(committed)), \
-        "run `.venv/bin/python tools/grade_cells.py`, then `make release`"
+        "run `make release` (it runs tools/grade_cells.py first)"
 
 
 def test_the_tool_refuses_a_file_and_a_notebook_that_disagree():

@@ -1,7 +1,7 @@
 """Write the grade cells of an nbgrader source notebook from the Python file that holds their code.
 
     .venv/bin/python tools/grade_cells.py        # rewrites the grade cells of source/score_gradient/score_gradient.ipynb
-    make release                                 # then regenerate release/ and commit all three
+    make release                                 # does the same, then regenerates release/; commit all three
 
 The checks, hidden tests included, live in source/score_gradient/grade_cells.py, where a linter, pytest and a diff
 reach them: one cell per `# %% <grade_id> (<points> points)` line, in notebook order (see that file's docstring).
@@ -63,7 +63,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     nb = nbformat.read(args.notebook, as_version=nbformat.NO_CONVERT)
     nbformat.write(build(nb, read_checks(checks_file(args.notebook))), args.notebook)
-    print(f"wrote the grade cells of {args.notebook}; now run `make release` and commit")
+    print(f"wrote the grade cells of {args.notebook}")
     return 0
 
 
