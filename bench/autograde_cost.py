@@ -34,8 +34,8 @@ def floor_course(path, n):
 
 
 def main(n=6):
-    base = Path(tempfile.mkdtemp(prefix="bench-autograde-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
+        base = Path(scratch)
         floor = floor_course(base / "floor", n)
         exercise = course.make_course(base / "exercise")
         course.correct_class(exercise, n)
@@ -56,8 +56,6 @@ def main(n=6):
             cost = min(runs[name])
             print(f"{label + ':':<44}{cost:.2f} s per submitted notebook, {cost - least:+.2f} s = "
                   f"{100 * (cost - least) / least:.0f} % over the floor (goal: under 50 %)")
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

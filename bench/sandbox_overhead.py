@@ -5,7 +5,6 @@ alternates between the sandbox (the default) and `--Sandbox.enabled=False`, best
 
     python -m bench.sandbox_overhead [N] [R]      (from the repository root; default 6 students, 3 runs each)
 """
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -16,8 +15,8 @@ from tests.helpers import course
 def main(n=6, runs=3):
     if not course.SANDBOXED:
         sys.exit("bubblewrap (bwrap) is not installed, so there is no sandbox to measure: apt-get install bubblewrap")
-    base = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as scratch:
+        base = Path(scratch)
         place = course.make_course(base / "course")
         course.correct_class(place, n)
         course.timed_autograde(place)  # warm caches
@@ -29,8 +28,6 @@ def main(n=6, runs=3):
         print(f"students: {n}, best of {runs} alternated runs each")
         print(f"unsandboxed: {p:.3f} s per submission   sandboxed: {b:.3f} s per submission   "
               f"overhead: {b - p:+.3f} s = {100 * (b - p) / p:.1f} % (goal: under 20 %)")
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":
