@@ -51,8 +51,10 @@ NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
 .PHONY: release autograde feedback grades report bench-autograde bench-sandbox
 
-# Regenerate release/ (what students receive) from source/; commit the result.
+# Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
+# grade_cells.py into the notebook's grade cells; commit the result.
 release: $(READY)
+	$(BIN)/python tools/grade_cells.py
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
@@ -77,8 +79,8 @@ report: $(READY)
 
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)
-	$(BIN)/python bench/autograde_cost.py
+	$(BIN)/python -m bench.autograde_cost
 
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
-	$(BIN)/python bench/sandbox_overhead.py
+	$(BIN)/python -m bench.sandbox_overhead

@@ -1,6 +1,7 @@
 """nbgrader configuration: the repository itself is the course directory (run nbgrader from here).
 
-The autograde and feedback pipelines are nbgrader's own with four pieces from `classroom` (see INSTRUCTORS.md):
+The autograde and feedback pipelines are nbgrader's own with four pieces from `classroom.preprocessors` (see
+INSTRUCTORS.md):
   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
@@ -12,31 +13,34 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 c.CourseDirectory.course_id = "sqrt-dk"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
-# The quiz answers will join this assignment as a second notebook beside score_gradient.ipynb.
+# The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
+# the grade cells): never copied to release/, autograded/ or feedback/.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py"]
 
+PREPROCESSORS = "classroom.preprocessors"
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "classroom.preprocessors.RepairGradeCells",
+    f"{PREPROCESSORS}.repair_grade_cells.RepairGradeCells",
     "nbgrader.preprocessors.OverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put missing grade cells back
 
 c.Autograde.autograde_preprocessors = [
-    "classroom.preprocessors.ExecuteForDisplay",
+    f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
-    "classroom.preprocessors.TrustedGrades",
+    f"{PREPROCESSORS}.trusted_grades.TrustedGrades",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 
 c.GenerateFeedback.preprocessors = [
-    "classroom.preprocessors.SanitizeFeedback",
+    f"{PREPROCESSORS}.sanitize_feedback.SanitizeFeedback",
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

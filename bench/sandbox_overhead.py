@@ -3,37 +3,31 @@
 One throw-away course with N correct submissions of score_gradient.ipynb; the real `nbgrader autograde --force`
 alternates between the sandbox (the default) and `--Sandbox.enabled=False`, best of R runs each. Goal: under 20 %.
 
-    python bench/sandbox_overhead.py [N] [R]      (default 6 students, 3 runs each)
+    python -m bench.sandbox_overhead [N] [R]      (from the repository root; default 6 students, 3 runs each)
 """
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-import corpus_tools  # noqa: E402
+from tests.helpers import course
 
 
 def main(n=6, runs=3):
-    if not corpus_tools.SANDBOXED:
+    if not course.SANDBOXED:
         sys.exit("bubblewrap (bwrap) is not installed, so there is no sandbox to measure: apt-get install bubblewrap")
-    base = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
-    try:
-        course = corpus_tools.make_course(base / "course")
-        corpus_tools.correct_class(course, n)
-        timed = corpus_tools.timed_autograde
-        timed(course)  # warm caches
+    with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as scratch:
+        base = Path(scratch)
+        place = course.make_course(base / "course")
+        course.correct_class(place, n)
+        course.timed_autograde(place)  # warm caches
         plain, boxed = [], []
         for _ in range(runs):
-            plain.append(timed(course, corpus_tools.ASSIGNMENT, "--Sandbox.enabled=False") / n)
-            boxed.append(timed(course) / n)
+            plain.append(course.timed_autograde(place, course.ASSIGNMENT, "--Sandbox.enabled=False") / n)
+            boxed.append(course.timed_autograde(place) / n)
         p, b = min(plain), min(boxed)
         print(f"students: {n}, best of {runs} alternated runs each")
         print(f"unsandboxed: {p:.3f} s per submission   sandboxed: {b:.3f} s per submission   "
               f"overhead: {b - p:+.3f} s = {100 * (b - p) / p:.1f} % (goal: under 20 %)")
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

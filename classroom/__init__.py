@@ -1,1 +1,2 @@
-"""Instructor-side tooling for the score_gradient assignment: grading, feedback and reports with nbgrader."""
+"""Grading with nbgrader, every verdict decided outside the student's kernel (instructor side; needs the `grading`
+extra, i.e. nbgrader), and the measures the hidden tests use (classroom.measures: NumPy only)."""

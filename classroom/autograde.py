@@ -3,7 +3,8 @@
     python -m classroom.autograde ASSIGNMENT [--no-sandbox] [more nbgrader autograde options, e.g. --force]
 
 Runs `nbgrader autograde` (whose pipeline, set in nbgrader_config.py, already survives hanging, crashing and
-cheating code), then checks every submission in submitted/. nbgrader skips a submission it could not process (a
+cheating code), then checks every submission, found where nbgrader finds it (classroom.course: the course's
+CourseDirectory, its db_url and folder names, as this command line and nbgrader_config.py set them). nbgrader skips a submission it could not process (a
 corrupt notebook file, say) and deletes its autograded copy, which would leave no feedback and, on a re-grade, the
 previous score in the gradebook. For each such submission this driver records 0 for every check (marked for manual
 review), and writes an autograded notebook that says why, so `nbgrader generate_feedback` has something to send.
@@ -18,9 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
-
-from . import sandbox
+from . import cells, course, failures, sandbox
 
 FALLBACK = ("The grader could not run this notebook ({why}), so every check below scored 0. "
             "Your teacher has been told and will look at your submission by hand.")
@@ -32,25 +31,20 @@ def _nbgrader(args, root):
     return subprocess.run([str(bin_dir / "nbgrader"), *args], cwd=root, env=env).returncode
 
 
-def _timestamp(folder):
-    path = folder / "timestamp.txt"
-    return path.read_text().strip() if path.exists() else None
-
-
-def check_submissions(root, assignment):
+def check_submissions(coursedir, assignment):
     """[(student, notebook, why)] for every submitted notebook without a usable autograded copy and grade."""
-    root = Path(root)
+    from nbgrader.api import Gradebook, MissingEntry
+
     problems = []
-    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+    with Gradebook(coursedir.db_url) as gb:
         notebooks = [nb.name for nb in gb.find_assignment(assignment).notebooks]
-        for folder in sorted((root / "submitted").glob(f"*/{assignment}")):
-            student = folder.parent.name
-            graded_folder = root / "autograded" / student / assignment
+        for student, folder in course.submitted(coursedir, assignment).items():
+            graded_folder = course.autograded(coursedir, student, assignment)
             for name in notebooks:
-                graded = graded_folder / f"{name}.ipynb"
-                if not (folder / f"{name}.ipynb").exists():
+                if not os.path.exists(os.path.join(folder, f"{name}.ipynb")):
                     continue  # nbgrader itself records 0 for a notebook that was not handed in
-                if not graded.exists() or _timestamp(graded_folder) != _timestamp(folder):
+                if not os.path.exists(os.path.join(graded_folder, f"{name}.ipynb")) or \
+                        coursedir.get_existing_timestamp(graded_folder) != coursedir.get_existing_timestamp(folder):
                     problems.append((student, name, "nbgrader could not process the submitted file"))
                     continue
                 try:
@@ -63,46 +57,38 @@ def check_submissions(root, assignment):
     return problems
 
 
-def record_failure(root, assignment, student, notebook, why):
+def fallback_notebook(source_cells, why):
+    """The autograded notebook of a submission nbgrader could not process: a note, then the source notebook's
+    cells, every check failed with NOT_GRADED (nbformat as plain data)."""
+    message = FALLBACK.format(why=why)
+    notebook = [{"cell_type": "markdown", "metadata": {}, "source": f"**{message}**"}]
+    for cell in source_cells:
+        outputs = [failures.error_output(failures.NOT_GRADED, message)] if cell.is_check else []
+        notebook.append(cell.new_cell(outputs))
+    return {"cells": notebook, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                           "language": "python"}},
+            "nbformat": 4, "nbformat_minor": 4}
+
+
+def record_failure(coursedir, assignment, student, notebook, why):
     """Record 0 for every check of this notebook and write an autograded notebook that explains it."""
-    root = Path(root)
-    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(coursedir.db_url) as gb:
         gb.update_or_create_student(student)
-        submission = gb.update_or_create_submission(assignment, student)
-        source = gb.find_notebook(notebook, assignment)
-        cells = []
-        message = FALLBACK.format(why=why)
-        cells.append({"cell_type": "markdown", "metadata": {}, "source": f"**{message}**"})
-        for cell in source.source_cells:
-            meta = {"grade": False, "solution": False, "locked": bool(cell.locked), "grade_id": cell.name,
-                    "schema_version": 3, "task": False}
-            grade = next((g for g in source.grade_cells if g.name == cell.name), None)
-            new = {"cell_type": cell.cell_type, "metadata": {"nbgrader": meta}, "source": cell.source}
-            if grade is not None:
-                meta.update(grade=True, points=grade.max_score)
-            if cell.name in {s.name for s in source.solution_cells}:
-                meta["solution"] = True
-            if cell.cell_type == "code":
-                new.update(execution_count=None, outputs=[])
-                if grade is not None and not meta["solution"]:
-                    new["outputs"] = [{"output_type": "error", "ename": "NotGraded", "evalue": message,
-                                       "traceback": [f"NotGraded: {message}"]}]
-            cells.append(new)
-        nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                          "language": "python"}},
-              "nbformat": 4, "nbformat_minor": 4}
+        timestamp = gb.update_or_create_submission(assignment, student).timestamp
+        nb = fallback_notebook(cells.source_cells(gb, notebook, assignment), why)
         for grade in gb.find_submission_notebook(notebook, assignment, student).grades:
             grade.auto_score = 0.0
             grade.needs_manual_grade = True
         gb.db.commit()
-        timestamp = submission.timestamp
-    folder = root / "autograded" / student / assignment
+    folder = Path(course.autograded(coursedir, student, assignment))
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{notebook}.ipynb"
     if target.exists():
         target.chmod(0o644)
     target.write_text(json.dumps(nb, indent=1))
-    submitted = root / "submitted" / student / assignment
+    submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
     for extra in submitted.iterdir():  # timestamp.txt and submission_secret.txt, which feedback release needs
         if extra.is_file() and extra.suffix != ".ipynb":
             shutil.copy(extra, folder / extra.name)
@@ -123,13 +109,13 @@ def main(argv=None):
     elif sandbox.bwrap_path() is None:
         print(f"[classroom.autograde] {sandbox.MISSING}", file=sys.stderr)
         return 2
-    root = Path.cwd()
-    status = _nbgrader(["autograde", assignment, *extra], root)
-    problems = check_submissions(root, assignment)
+    coursedir = course.course_directory([assignment, *extra])
+    status = _nbgrader(["autograde", assignment, *extra], Path.cwd())
+    problems = check_submissions(coursedir, assignment)
     for student, notebook, why in problems:
         print(f"[classroom.autograde] {student}/{notebook}: {why}; recorded 0 for every check and wrote an "
               "explanation for the feedback", file=sys.stderr)
-        record_failure(root, assignment, student, notebook, why)
+        record_failure(coursedir, assignment, student, notebook, why)
     if problems:
         return 1
     if status != 0:

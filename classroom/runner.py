@@ -1,95 +1,29 @@
-"""The grading child: a fresh Python that runs only the student's solution cell and answers calls on it.
+"""The grading child: a fresh Python that runs only the student's solution cells and answers calls on them.
 
 Everything in this process is untrusted once the student's code has run: the grader (classroom.student) believes
-nothing it says beyond plain data (JSON headers and .npy arrays loaded without pickle), and measures memory and
-time from outside. This file is started by path (see classroom.sandbox), so it needs the standard library and
-NumPy only; the framing helpers `send` and `recv_frame` are shared with the trusted side.
-
-Requests (JSON header, then arrays as .npy blobs):
-  {"op": "define", "source": str}                      run the solution source in a fresh namespace
-  {"op": "define_each", "sources": [str]}              run several answer cells in one namespace, each on its own:
-                                                       one that raises does not stop the next (reply lists errors)
-  {"op": "lookup", "name": str}                        what is `name`: a function, plain data, or missing
-  {"op": "call", "name": str, "writeable": [bool], "trace": bool}, blobs = the arguments
-Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "message": str}.
+nothing it says beyond plain data (classroom.protocol: JSON headers and .npy arrays loaded without pickle), and
+measures memory and time from outside. This file is started by path (`python -I runner.py`, see classroom.child),
+so it needs the standard library and NumPy only, and loads protocol.py from beside itself.
 """
-import io
-import json
 import os
-import struct
 import sys
 
-HEADER = struct.Struct("<Q")
+try:
+    from . import protocol
+except ImportError:  # started by path: no package, and -I keeps this folder off sys.path
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "classroom_protocol", os.path.join(os.path.dirname(os.path.abspath(__file__)), "protocol.py"))
+    protocol = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(protocol)
+
+PROTOCOL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "protocol.py")
 
 
-def send(stream, header, blobs=()):
-    """Write one frame: a JSON header, then each blob, all length-prefixed."""
-    header = dict(header, nblobs=len(blobs))
-    raw = json.dumps(header).encode()
-    parts = [HEADER.pack(len(raw)), raw]
-    for blob in blobs:
-        parts += [HEADER.pack(len(blob)), blob]
-    stream.write(b"".join(parts))
-    stream.flush()
-
-
-def recv_frame(read_exact):
-    """Read one frame with `read_exact(n) -> bytes`; returns (header dict, list of blobs)."""
-    header = json.loads(read_exact(HEADER.unpack(read_exact(HEADER.size))[0]).decode())
-    blobs = [read_exact(HEADER.unpack(read_exact(HEADER.size))[0]) for _ in range(int(header.get("nblobs", 0)))]
-    return header, blobs
-
-
-def _error(exc):
-    message = str(exc)
-    return {"ok": False, "error": type(exc).__name__, "message": message[:500]}
-
-
-def _plain_items(value):
-    """True for a small collection of short strings, whole numbers, floats and booleans (sent as JSON)."""
-    return len(value) <= 100 and all(type(item) in (str, int, float, bool) and len(repr(item)) <= 100
-                                     for item in value)
-
-
-def _npy(np, array):
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=False)
-    return buffer.getvalue()
-
-
-def _encode(np, value):
-    """Describe a returned value as plain data: (header fields, blobs)."""
-    if isinstance(value, np.ndarray):
-        array = np.asarray(value)
-        if array.dtype.hasobject:
-            return {"kind": "other", "type": "ndarray of Python objects"}, []
-        return {"kind": "ndarray"}, [_npy(np, array)]
-    if value is None:
-        return {"kind": "none"}, []
-    if type(value) is str:
-        if len(value) > 10000:
-            return {"kind": "other", "type": "very long str"}, []
-        return {"kind": "str", "value": value}, []
-    if type(value) in (set, frozenset, list, tuple) and _plain_items(value) and (
-            type(value) in (set, frozenset) or any(type(item) is str for item in value)):
-        items = sorted(value, key=repr) if type(value) in (set, frozenset) else list(value)
-        return {"kind": "json-" + ("set" if type(value) in (set, frozenset) else type(value).__name__),
-                "value": items}, []
-    if isinstance(value, (bool, int, float, complex, np.generic)) and not isinstance(value, np.void):
-        kind = "numpy-scalar" if isinstance(value, np.generic) else "python-scalar"
-        return {"kind": kind, "type": type(value).__name__}, [_npy(np, np.asarray(value))]
-    if type(value) in (list, tuple):
-        try:
-            array = np.asarray(value)
-        except Exception:
-            return {"kind": "other", "type": type(value).__name__}, []
-        if array.dtype.hasobject or array.dtype.kind not in "biufc":
-            return {"kind": "other", "type": type(value).__name__}, []
-        return {"kind": type(value).__name__}, [_npy(np, array)]
-    return {"kind": "other", "type": type(value).__name__}, []
-
-
-def _line_counter():
+def count_lines(function, *args):
+    """Call `function(*args)` counting the Python lines it runs: (its value, the count). Used here on a `trace`
+    call, and by classroom.measures when the function is an ordinary one (in the student's own kernel)."""
     counts = [0]
 
     def local(frame, event, arg):
@@ -97,15 +31,58 @@ def _line_counter():
             counts[0] += 1
         return local
 
-    def global_(frame, event, arg):
-        return local
+    previous = sys.gettrace()
+    sys.settrace(lambda frame, event, arg: local)
+    try:
+        value = function(*args)
+    finally:
+        sys.settrace(previous)
+    return value, counts[0]
 
-    return counts, global_
+
+def _define(namespace, request):
+    """Run the cells; one on its own (each_on_its_own) may fail without stopping the next."""
+    cells = list(request["cells"])
+    if not request.get("each_on_its_own"):
+        try:
+            exec(compile("\n\n".join(cells), "<your solution cell>", "exec"), namespace)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the student's code chose them
+            return protocol.error_reply(exc)
+        return {"ok": True, "errors": []}
+    errors = []
+    for number, source in enumerate(cells, start=1):
+        try:
+            exec(compile(source, f"<your answer cell {number}>", "exec"), namespace)
+        except BaseException as exc:  # one cell's failure must not cost the others
+            errors.append(dict(protocol.error_reply(exc), cell=number))
+    return {"ok": True, "errors": errors}
+
+
+def _lookup(namespace, name):
+    if name not in namespace:
+        return {"ok": True, "kind": protocol.MISSING}, []
+    if callable(namespace[name]):
+        return {"ok": True, "kind": protocol.FUNCTION}, []
+    fields, blobs = protocol.encode(namespace[name])
+    return dict(fields, ok=True), blobs
+
+
+def _call(namespace, request, blobs):
+    np = protocol.np
+    args = [protocol.load(blob) for blob in blobs]
+    for array, writeable in zip(args, request.get("writeable", [])):
+        array.setflags(write=bool(writeable))
+    function = namespace[request["name"]]
+    if request.get("trace"):
+        value, lines = count_lines(function, *args)
+    else:
+        value, lines = function(*args), 0
+    fields, out = protocol.encode(value)
+    inputs_after = [protocol.npy(np.asarray(a)) for a in args]
+    return dict(fields, ok=True, lines=lines, ninputs=len(inputs_after)), out + inputs_after
 
 
 def serve(proto_in, proto_out):
-    import numpy as np
-
     def read_exact(n):
         data = b""
         while len(data) < n:
@@ -115,62 +92,25 @@ def serve(proto_in, proto_out):
             data += chunk
         return data
 
-    namespace = {"__name__": "__main__", "np": np}
+    namespace = {"__name__": "__main__", "np": protocol.np}
     while True:
         try:
-            request, blobs = recv_frame(read_exact)
+            request, blobs = protocol.recv_frame(read_exact)
         except EOFError:
             return
         op = request.get("op")
-        if op == "define":
-            try:
-                exec(compile(request["source"], "<your solution cell>", "exec"), namespace)
-                reply = {"ok": True}
-            except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the student's code chose them
-                reply = _error(exc)
-            send(proto_out, reply)
-        elif op == "define_each":
-            errors = []
-            for number, source in enumerate(request["sources"], start=1):
-                try:
-                    exec(compile(source, f"<your answer cell {number}>", "exec"), namespace)
-                except BaseException as exc:  # one cell's failure must not cost the others
-                    errors.append(dict(_error(exc), cell=number))
-            send(proto_out, {"ok": True, "errors": errors})
-        elif op == "lookup":
-            name = request["name"]
-            if name not in namespace:
-                send(proto_out, {"ok": True, "kind": "missing"})
-            elif callable(namespace[name]):
-                send(proto_out, {"ok": True, "kind": "function"})
+        try:
+            if op == protocol.DEFINE:
+                reply, out = _define(namespace, request), []
+            elif op == protocol.LOOKUP:
+                reply, out = _lookup(namespace, request["name"])
+            elif op == protocol.CALL:
+                reply, out = _call(namespace, request, blobs)
             else:
-                try:
-                    fields, out = _encode(np, namespace[name])
-                except BaseException as exc:
-                    send(proto_out, _error(exc))
-                    continue
-                send(proto_out, dict(fields, ok=True), out)
-        elif op == "call":
-            args = [np.load(io.BytesIO(blob), allow_pickle=False) for blob in blobs]
-            for array, writeable in zip(args, request.get("writeable", [])):
-                array.setflags(write=bool(writeable))
-            counts, tracer = _line_counter()
-            try:
-                function = namespace[request["name"]]
-                if request.get("trace"):
-                    sys.settrace(tracer)
-                try:
-                    value = function(*args)
-                finally:
-                    sys.settrace(None)
-                fields, out = _encode(np, value)
-            except BaseException as exc:
-                send(proto_out, _error(exc))
-                continue
-            inputs_after = [_npy(np, np.asarray(a)) for a in args]
-            send(proto_out, dict(fields, ok=True, lines=counts[0], ninputs=len(inputs_after)), out + inputs_after)
-        else:
-            send(proto_out, {"ok": False, "error": "ProtocolError", "message": f"unknown op {op!r}"})
+                reply, out = {"ok": False, "error": "ProtocolError", "message": f"unknown op {op!r}"}, []
+        except BaseException as exc:  # whatever the student's code raised, even SystemExit
+            reply, out = protocol.error_reply(exc), []
+        protocol.send(proto_out, reply, out)
 
 
 def main():

@@ -1,35 +1,21 @@
 """The trusted side of grading: a student's solution, run in a separate child process, seen through proxies.
 
-`StudentCode(source)` starts (lazily) a child that runs only `source` (see classroom.runner and classroom.sandbox).
-`code.lookup("score_gradient")` returns a `FunctionProxy`: calling it sends the arguments as .npy bytes, waits at
-most `call_timeout` seconds, and returns plain data rebuilt here (an ndarray, a list, a scalar, None, or a
-`ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so
-patched NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+`StudentCode(cells)` starts (lazily) a child that runs only those cells (classroom.child, classroom.runner).
+`code.lookup(name)` returns a `FunctionProxy` for a function: calling it sends the arguments as .npy bytes, waits at
+most `call_timeout` seconds, and returns plain data rebuilt here (classroom.protocol: an ndarray, a list, a scalar,
+None, or a `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process,
+so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
 
-Failures of the student's code arrive as `StudentError` (with a message meant for the student); a child that hangs
-is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
+Failures of the student's code arrive as `StudentError` (classroom.errors, with their kind); a child that hangs is
+killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
 hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes).
 """
-import io
-import os
-import select
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
-import time
-
 import numpy as np
 
-from . import runner, sandbox
-
-MiB = 2 ** 20
-RUNNER = os.path.abspath(runner.__file__)
-
-
-class StudentError(Exception):
-    """Something the student's code did (raised, hung, crashed); str() is the message for the student."""
+from . import failures, protocol
+from .child import Child
+from .errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .sandbox import MiB
 
 
 class ForeignObject:
@@ -41,8 +27,8 @@ class ForeignObject:
         object.__setattr__(self, "_description", description)
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError(f"your code produced {object.__getattribute__(self, '_description')}, "
-                        "not a NumPy array of numbers (nor a number, a string or a set of strings)")
+        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, "
+                             "not a NumPy array of numbers (nor a number, a string or a set of strings)")
 
     def __getattr__(self, name):
         self._refuse()
@@ -62,170 +48,66 @@ def foreign(type_name):
     return cls(f"a {type_name} object")
 
 
-class _Child:
-    """One running grading child; `request` enforces a deadline and a size cap on what comes back."""
-
-    def __init__(self, memory, max_reply, sandboxed=True):
-        self.home = tempfile.mkdtemp(prefix="grading-child-")
-        self.max_reply = max_reply
-        env = sandbox.untrusted_env(self.home)
-        command = sandbox.wrap([sys.executable, "-I", RUNNER], memory=memory, sandboxed=sandboxed, home=self.home,
-                               readonly=[RUNNER], env=env)
-        info_read, info_write = os.pipe()  # bwrap tells us the host pid of the student's process (for /proc)
-        if sandboxed:
-            command[1:1] = ["--info-fd", str(info_write)]
-        try:
-            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, cwd=self.home, env=env, start_new_session=True,
-                                         pass_fds=(info_write,))
-        finally:
-            os.close(info_write)
-        self.pid = self.proc.pid
-        try:
-            if sandboxed:
-                self.pid = sandbox.student_pid(info_read)
-        except (OSError, ValueError, KeyError, TimeoutError):
-            pass  # the child died at once: the first request reports it
-        finally:
-            os.close(info_read)
-        self.received = 0
-
-    def request(self, header, blobs=(), timeout=5.0):
-        deadline = time.monotonic() + timeout
-        try:
-            runner.send(self.proc.stdin, header, blobs)
-        except (BrokenPipeError, OSError):
-            raise self._died() from None
-        self.received = 0
-        try:
-            return runner.recv_frame(lambda n: self._read_exact(n, deadline))
-        except EOFError:
-            raise self._died() from None
-
-    def _read_exact(self, n, deadline):
-        self.received += n
-        if self.received > self.max_reply:
-            self.kill()
-            raise StudentError(f"your function sent back more than {self.max_reply // MiB} MiB of data "
-                               "(far more than a (T, T) array)")
-        fd = self.proc.stdout.fileno()
-        chunks, need = [], n
-        while need:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise TimeoutError
-            chunk = os.read(fd, min(need, 1 << 20))
-            if not chunk:
-                raise EOFError
-            chunks.append(chunk)
-            need -= len(chunk)
-        return b"".join(chunks)
-
-    def _died(self):
-        try:
-            code = self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            code = self.proc.returncode
-        if code is not None and code < 0:
-            how = f"was killed by signal {signal.Signals(-code).name}"
-            if -code == signal.SIGXCPU:
-                how += " (it used up its CPU time)"
-        else:
-            how = f"exited with status {code} (os._exit or sys.exit from your code?)"
-        return StudentError(f"the process running your code {how}")
-
-    def memory_status(self):
-        """Peak and current memory of the child in bytes, read by the grader from /proc (not reported by the child)."""
-        fields = {}
-        with open(f"/proc/{self.pid}/status") as status:
-            for line in status:
-                key, _, value = line.partition(":")
-                if key in ("VmHWM", "VmRSS", "VmPeak", "VmSize"):
-                    fields[key] = int(value.split()[0]) * 1024
-        return fields
-
-    def reset_peak(self):
-        with open(f"/proc/{self.pid}/clear_refs", "w") as clear:
-            clear.write("5")
-
-    def kill(self):
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        shutil.rmtree(self.home, ignore_errors=True)
-
-
-def _npy(array):
-    buffer = io.BytesIO()
-    np.save(buffer, np.asarray(array), allow_pickle=False)
-    return buffer.getvalue()
-
-
-def _load(blob):
-    return np.load(io.BytesIO(blob), allow_pickle=False)
-
-
 class StudentCode:
-    """A student's solution source, run on demand in grading children (one child, restarted after a hang or crash)."""
+    """A student's solution cells, run on demand in grading children (one child, restarted after a hang or crash).
 
-    def __init__(self, source, call_timeout=3.0, define_timeout=5.0, max_strikes=3,
-                 memory=2048 * MiB, max_reply=64 * MiB, sandboxed=True):
-        """`source` is the solution cell's code, or a list of answer cells' code run one by one (a cell that
-        raises then costs only the names it would have defined)."""
-        self.source = source
+    `cells` is a list of code cells. One cell is run as a whole: if it raises, every lookup fails with its error.
+    Several cells (answer cells, one per question) are run one by one: a cell that raises costs only the names it
+    would have defined."""
+
+    def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
+                 max_reply=64 * MiB, cpu_seconds=120, sandboxed=True):
+        if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
+            raise TypeError("StudentCode takes a list of cell sources")
+        self.cells = list(cells)
         self.cell_errors = []
         self.call_timeout = call_timeout
         self.define_timeout = define_timeout
         self.max_strikes = max_strikes
-        self.memory = memory
-        self.max_reply = max_reply
-        self.sandboxed = sandboxed
+        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "sandboxed": sandboxed}
         self.strikes = 0
+        self.last_strike = None
         self.define_error = None
         self._child = None
 
+    @property
+    def source(self):
+        """All the student's code as one text (what the static loop check reads)."""
+        return "\n\n".join(self.cells)
+
     # -- children ---------------------------------------------------------------------------------------------
+    def _fail_define(self, child, error):
+        child.kill()
+        self.define_error = error
+        raise error
+
     def _start(self):
         """A child with the solution defined in it, or a StudentError that says why there cannot be one."""
         if self.define_error is not None:
-            raise StudentError(self.define_error)
+            raise StudentError(str(self.define_error), self.define_error.kind)
         if self.strikes >= self.max_strikes:
             raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
-                               "times")
-        child = _Child(self.memory, self.max_reply, self.sandboxed)
+                               "times", self.last_strike or failures.CRASHED)
+        child = Child(**self.limits)
+        request = {"op": protocol.DEFINE, "cells": self.cells, "each_on_its_own": len(self.cells) > 1}
         try:
-            request = ({"op": "define_each", "sources": list(self.source)} if isinstance(self.source, (list, tuple))
-                       else {"op": "define", "source": self.source})
             reply, _ = child.request(request, timeout=self.define_timeout)
         except TimeoutError:
-            child.kill()
-            self.define_error = (f"running your solution cell did not finish within {self.define_timeout:g} s "
-                                 "(an infinite loop outside the function?)")
-            raise StudentError(self.define_error) from None
+            self._fail_define(child, StudentError(f"running your solution cell did not finish within "
+                                                  f"{self.define_timeout:g} s (an infinite loop outside the "
+                                                  "function?)", failures.TIMED_OUT))
         except StudentError as exc:
-            child.kill()
-            self.define_error = f"while running your solution cell, {exc}"
-            raise StudentError(self.define_error) from None
+            self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
         if not reply.get("ok"):
-            child.kill()
-            self.define_error = (f"your solution cell raised {reply.get('error')}: {reply.get('message')}"
-                                 " (the grader runs that cell on its own)")
-            raise StudentError(self.define_error)
+            error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
+            self._fail_define(child, StudentError(f"{error} (the grader runs that cell on its own)", error.kind))
         self.cell_errors = list(reply.get("errors", []))
         child.baseline = child.memory_status()
         return child
 
-    def _shared(self):
-        if self._child is None or self._child.proc.poll() is not None:
+    def child(self):
+        """The running child (started, or restarted after a hang or a crash, on demand)."""
+        if self._child is None or not self._child.alive():
             self._child = self._start()
         return self._child
 
@@ -241,72 +123,52 @@ class StudentCode:
         self.close()
 
     # -- requests ---------------------------------------------------------------------------------------------
-    def _request(self, child, header, blobs=(), timeout=None):
+    def _request(self, header, blobs=()):
+        child = self.child()
         try:
-            return child.request(header, blobs, timeout=timeout or self.call_timeout)
+            return child.request(header, blobs, timeout=self.call_timeout)
         except TimeoutError:
-            child.kill()
-            self._child = None
-            self.strikes += 1
-            raise StudentError(f"your function did not return within {timeout or self.call_timeout:g} s "
-                               "(an infinite loop?)") from None
-        except StudentError:
-            child.kill()
-            self._child = None
-            self.strikes += 1
-            raise
+            error = StudentError(f"your function did not return within {self.call_timeout:g} s (an infinite loop?)",
+                                 failures.TIMED_OUT)
+        except StudentError as exc:
+            error = exc
+        child.kill()
+        self._child = None
+        self.strikes += 1
+        self.last_strike = error.kind
+        raise error
 
     def lookup(self, name):
-        """The student's `name`: a FunctionProxy, plain data, or NameError if the solution cell does not define it."""
-        header, blobs = self._request(self._shared(), {"op": "lookup", "name": name})
+        """The student's `name`: a FunctionProxy, plain data, or NameError if the solution cells do not define it."""
+        header, blobs = self._request({"op": protocol.LOOKUP, "name": name})
         if not header.get("ok"):
-            raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}")
-        if header["kind"] == "missing":
+            raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}",
+                               failures.WRONG_TYPE)
+        if header["kind"] == protocol.MISSING:
             if self.cell_errors:
                 why = "; ".join(f"cell {e['cell']} raised {e['error']}" + (f": {e['message']}" if e["message"] else "")
                                 for e in self.cell_errors)
                 raise NameError(f"name '{name}' is not defined by your answer cells ({why})")
             raise NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on "
                             "its own: keep imports and helpers inside it)")
-        if header["kind"] == "function":
+        if header["kind"] == protocol.FUNCTION:
             return FunctionProxy(self, name)
-        return _rebuild(header, blobs)
+        return protocol.decode(header, blobs, foreign)
 
     def call(self, name, args, trace=False):
         """Call the student's `name` on arrays; returns (value, inputs as they were after the call, line count)."""
         arrays = [np.asarray(a) for a in args]
-        header = {"op": "call", "name": name, "writeable": [bool(a.flags.writeable) for a in arrays],
+        header = {"op": protocol.CALL, "name": name, "writeable": [bool(a.flags.writeable) for a in arrays],
                   "trace": bool(trace)}
-        reply, blobs = self._request(self._shared(), header, [_npy(a) for a in arrays])
+        reply, blobs = self._request(header, [protocol.npy(a) for a in arrays])
         if not reply.get("ok"):
-            raise StudentError(f"your function raised {reply.get('error')}: {reply.get('message')}")
+            raise raised(reply.get("error"), reply.get("message"))
         n_inputs = int(reply.get("ninputs", 0))
         if n_inputs != len(arrays) or len(blobs) < n_inputs:
-            raise StudentError("the process running your code sent back a malformed reply")
+            raise StudentError("the process running your code sent back a malformed reply", failures.CRASHED)
         value_blobs, input_blobs = blobs[:len(blobs) - n_inputs], blobs[len(blobs) - n_inputs:]
-        after = [_load(b) for b in input_blobs]
-        return _rebuild(reply, value_blobs), after, int(reply.get("lines", 0))
-
-
-def _rebuild(header, blobs):
-    kind = header.get("kind")
-    if kind == "ndarray":
-        return _load(blobs[0])
-    if kind == "none":
-        return None
-    if kind in ("list", "tuple"):
-        data = _load(blobs[0]).tolist()
-        return data if kind == "list" else (tuple(data) if isinstance(data, list) else data)
-    if kind == "python-scalar":
-        return _load(blobs[0]).item()
-    if kind == "numpy-scalar":
-        return _load(blobs[0])[()]
-    if kind == "str" and isinstance(header.get("value"), str):
-        return header["value"]
-    if kind in ("json-set", "json-list", "json-tuple") and isinstance(header.get("value"), list) and all(
-            type(v) in (str, int, float, bool) for v in header["value"]):
-        return {"json-set": set, "json-list": list, "json-tuple": tuple}[kind](header["value"])
-    return foreign(header.get("type", "unknown"))
+        after = [protocol.load(b) for b in input_blobs]
+        return protocol.decode(reply, value_blobs, foreign), after, int(reply.get("lines", 0))
 
 
 class FunctionProxy:
@@ -324,7 +186,7 @@ class FunctionProxy:
 
     def __call__(self, *args, **kwargs):
         if kwargs:
-            raise TypeError("the grader calls score_gradient with positional arguments only")
+            raise TypeError(f"the grader calls {self.name} with positional arguments only")
         value, after, _ = self.code.call(self.name, args)
         self._copy_back(args, after)
         return value
@@ -335,12 +197,13 @@ class FunctionProxy:
             if not isinstance(original, np.ndarray):
                 continue
             if changed.shape != original.shape or changed.dtype != original.dtype:
-                raise StudentError("your function changed the shape or type of an array it was given")
+                raise StudentError("your function changed the shape or type of an array it was given",
+                                   failures.WRONG_TYPE)
             if np.array_equal(changed, original, equal_nan=original.dtype.kind in "fc"):
                 continue
             if not original.flags.writeable:
-                raise ValueError("assignment destination is read-only (your function wrote into an input it "
-                                 "was given as read-only)")
+                raise ReadOnlyWriteError("assignment destination is read-only (your function wrote into an input "
+                                         "it was given as read-only)")
             np.copyto(original, changed)
 
     def line_count(self, *args):
@@ -352,11 +215,11 @@ class FunctionProxy:
         """Peak memory added by one call, read by the grader from /proc: the growth of the resident peak during
         the call (after resetting it), or of the child's lifetime peak address space over its size after running
         the solution cell, whichever is larger (the child can reset the first, not the second)."""
-        child = self.code._shared()
+        child = self.code.child()
         child.reset_peak()
         before = child.memory_status()
         self.code.call(self.name, args)
-        if child.proc.poll() is not None:
-            raise StudentError("the process running your code died during the call")
+        if not child.alive():
+            raise StudentError("the process running your code died during the call", failures.CRASHED)
         after = child.memory_status()
         return max(after["VmHWM"] - before["VmRSS"], after["VmPeak"] - child.baseline["VmSize"], 0)

@@ -23,20 +23,21 @@ def load_notebook(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def load_tool(name):
-    """A maintainer script from tools/ (not a package) as a module, e.g. load_tool("quiz_bank")."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"tool_{name}", ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
-# ---- score_gradient assignment (tests/test_assignment_*.py) -------------------------------------------------------
+# ---- score_gradient assignment (tests/test_assignment_*.py): graded once per session, then only read ---------------
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
-    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config."""
-    import corpus_tools
+    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config:
+    ({student: (course path, {grade_id: score})}, {grade_id: points})."""
+    from tests.helpers import corpus
 
-    return corpus_tools.grade_corpus(tmp_path_factory.mktemp("corpus"))
+    return corpus.grade_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory):
+    """A course made from this repository's source/ and nbgrader_config.py, with release/ generated (not graded)."""
+    from tests.helpers import course
+
+    return course.make_course(tmp_path_factory.mktemp("released") / "course")

@@ -5,33 +5,35 @@ one student's recorded score for every grade cell against tests/submissions/corp
 """
 import pytest
 
-import corpus_tools
+from tests.helpers import corpus, course
 
-ENTRIES = corpus_tools.corpus()
+ENTRIES = corpus.corpus()
 
 
 def test_the_corpus_covers_every_kind():
     kinds = {name.split("_")[0] for name in ENTRIES}
     assert {"correct", "wrong", "cheat", "robust"} <= kinds
-    files = {p.name for p in corpus_tools.SUBMISSIONS.glob("*.py")}
+    files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
     used = {entry["solution"] for entry in ENTRIES.values()}
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_recorded_scores(name, graded_corpus):
     results, maximum = graded_corpus
     entry = ENTRIES[name]
     assert name in results, f"{name} has no recorded grade at all"
-    course, grades = results[name]
+    place, grades = results[name]
     lost = set(maximum) if entry["lost"] == "all" else set(entry["lost"])
     assert lost <= set(maximum), f"unknown grade ids in corpus.json: {sorted(lost - set(maximum))}"
     expected = {grade_id: 0.0 if grade_id in lost else points for grade_id, points in maximum.items()}
-    messages = corpus_tools.messages(course, name)
+    messages = course.messages(place, name)
     wrong = {g: (grades.get(g), expected[g], messages.get(g)) for g in expected if grades.get(g) != expected[g]}
     assert not wrong, f"{name}: (recorded, expected, message) per grade cell: {wrong}"
 
 
+@pytest.mark.integration
 def test_no_wrong_or_cheating_entry_gets_full_marks(graded_corpus):
     results, maximum = graded_corpus
     for name, entry in ENTRIES.items():

@@ -8,22 +8,20 @@ searched for the hidden tests' source and the reference solution.
 """
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import corpus_tools
-from attention_lesson.quiz import bank as quiz
-from corpus_tools import ASSIGNMENT, ROOT, SUBMISSIONS
+from classroom import failures
+from tests.helpers import course
+from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+from tests.helpers.quiz_answers import QUESTIONS, RIGHT, SECRETS
+
+pytestmark = pytest.mark.integration
 
 COURSE_ID = "sqrt-dk"
 FULL = 16.0  # score_gradient.ipynb
 QUIZ = 5.0   # intuition_quiz.ipynb: one point per question
-QUESTIONS = list(quiz.load_bank().values())
-RIGHT = quiz.recover_answers(quiz.load_bank())  # recovered from the bank's hashes: no key is written here
-SECRETS = corpus_tools.SECRETS  # what must never reach a student
 # bob's quiz: 1 and 4 right, 2 a wrong letter, 3 in the wrong form (a string, not a set), 5 left unanswered.
 BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l != RIGHT[2])),
             3: repr("".join(sorted(RIGHT[3]))), 4: repr(RIGHT[4])}
@@ -36,17 +34,17 @@ FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 0.0 + 2, "carol": FULL - 2, "dave":
 class Cycle:
     def __init__(self, base):
         self.base = Path(base)
-        self.course = corpus_tools.make_course(self.base / "course")
+        self.course = course.make_course(self.base / "course")
         self.exchange = self.base / "exchange"
         self.exchange.mkdir()
 
     def instructor(self, *args, check=True):
-        return corpus_tools.nbgrader(*args, f"--Exchange.root={self.exchange}", cwd=self.course, check=check)
+        return course.nbgrader(*args, f"--Exchange.root={self.exchange}", cwd=self.course, check=check)
 
     def student(self, who, *args):
         home = self.base / "students" / who
         home.mkdir(parents=True, exist_ok=True)
-        return corpus_tools.nbgrader(*args, f"--course={COURSE_ID}", f"--student={who}",
+        return course.nbgrader(*args, f"--course={COURSE_ID}", f"--student={who}",
                                      f"--Exchange.root={self.exchange}", f"--Exchange.cache={home / '.cache'}",
                                      cwd=home)
 
@@ -73,11 +71,6 @@ class Cycle:
                 cell["source"] = source_for(meta["grade_id"])
         path.write_text(json.dumps(nb))
 
-    def autograde(self):
-        bin_dir = Path(sys.executable).parent
-        return subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *corpus_tools.AUTOGRADE_FLAGS], cwd=self.course,
-                              env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
-
     def feedback_html(self, who, notebook=ASSIGNMENT):
         found = sorted((self.base / "students" / who / ASSIGNMENT / "feedback").glob(f"*/{notebook}.html"))
         assert found, f"no feedback fetched for {who}"
@@ -92,8 +85,8 @@ def cycle(tmp_path_factory):
     for who, solution in FIRST_ROUND.items():
         cycle.work_on(who, (SUBMISSIONS / solution).read_text(), quiz_answers.get(who))
     cycle.instructor("collect", ASSIGNMENT)
-    cycle.first_autograde = cycle.autograde()
-    cycle.first_scores = corpus_tools.scores(cycle.course)
+    cycle.first_autograde = course.autograde(cycle.course)
+    cycle.first_scores = course.scores(cycle.course)
     # Second round: bob fixes his answer, carol breaks hers, erin hands in a corrupt file.
     cycle.work_on("bob", (SUBMISSIONS / "correct_keepdims.py").read_text())
     cycle.work_on("carol", (SUBMISSIONS / "cheat_always_equal_object.py").read_text())
@@ -101,8 +94,8 @@ def cycle(tmp_path_factory):
     cycle.instructor("collect", "--update", ASSIGNMENT)
     erin = cycle.course / "submitted" / "erin" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     erin.write_text(erin.read_text()[:500])  # cut short: not a notebook any more
-    cycle.second_autograde = cycle.autograde()
-    cycle.final_scores = corpus_tools.scores(cycle.course)
+    cycle.second_autograde = course.autograde(cycle.course)
+    cycle.final_scores = course.scores(cycle.course)
     cycle.instructor("generate_feedback", ASSIGNMENT, "--force")
     cycle.instructor("release_feedback", ASSIGNMENT)
     for who in ("alice", "bob", "carol", "dave", "erin"):
@@ -127,6 +120,7 @@ def test_a_corrupt_submission_still_gets_a_grade_and_feedback(cycle):
     assert "erin/score_gradient" in cycle.second_autograde.stderr
     assert all(score == 0.0 for score in cycle.final_scores["erin"].values())
     assert "could not run this notebook" in cycle.feedback_html("erin")
+    assert {kind for kind, _ in course.verdicts(cycle.course, "erin").values()} == {failures.NOT_GRADED}
 
 
 def test_exported_csv_matches_the_gradebook(cycle):
@@ -143,6 +137,8 @@ def test_feedback_never_shows_hidden_tests_or_the_reference(cycle, who):
         html = cycle.feedback_html(who, notebook)
         leaked = [s for s in SECRETS if s in html or s.replace("*", "&#42;") in html]
         assert not leaked, f"{who}'s feedback on {notebook} shows {leaked}"
+    fetched = [p.name for p in (cycle.base / "students" / who / ASSIGNMENT / "feedback").rglob("*") if p.is_file()]
+    assert fetched and "grade_cells.py" not in fetched
 
 
 def test_quiz_scores_and_feedback(cycle):
@@ -162,3 +158,6 @@ def test_feedback_says_which_hidden_checks_failed_and_why(cycle):
     assert "Agreeable" in carol  # the type her function returned, named in the message
     dave = cycle.feedback_html("dave")
     assert "exited with status 0" in dave  # os._exit in the solution cell, explained
+    assert {kind for kind, _ in course.verdicts(cycle.course, "dave").values()} == {failures.CRASHED}
+    carol_kinds = {grade_id: kind for grade_id, (kind, _) in course.verdicts(cycle.course, "carol").items()}
+    assert carol_kinds["values_match_reference"] == failures.WRONG_TYPE  # her object refused to be compared

@@ -5,38 +5,41 @@ import json
 
 import pytest
 
-import corpus_tools
+from classroom import cells
 from conftest import ROOT, load_notebook
+from tests.helpers import course
 
 SOURCE = ROOT / "source" / "score_gradient" / "score_gradient.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"
 
 
 def grade_cells(nb):
-    return [c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")]
+    return [c for c in nb["cells"] if cells.is_grade(c)]
 
 
 NOTEBOOKS = sorted(p.name for p in SOURCE.parent.glob("*.ipynb"))  # the exercise and the quiz
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_source_passes_nbgrader_validate(name):
-    result = corpus_tools.nbgrader("validate", str(SOURCE.parent / name), cwd=ROOT)
+    result = course.nbgrader("validate", str(SOURCE.parent / name), cwd=ROOT)
     assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_release_fails_every_grade_cell_under_validate_invert(name):
-    result = corpus_tools.nbgrader("validate", "--invert", str(RELEASE.parent / name), cwd=ROOT)
+    result = course.nbgrader("validate", "--invert", str(RELEASE.parent / name), cwd=ROOT)
     assert "Success! The notebook does not pass any tests." in result.stdout, result.stdout + result.stderr
 
 
-def test_release_is_what_generate_assignment_makes(tmp_path):
-    course = corpus_tools.make_course(tmp_path / "course")
-    assert sorted(p.name for p in (course / "release" / "score_gradient").iterdir()) == \
+@pytest.mark.integration
+def test_release_is_what_generate_assignment_makes(released_course):
+    assert sorted(p.name for p in (released_course / "release" / "score_gradient").iterdir()) == \
         sorted(p.name for p in RELEASE.parent.iterdir())
     for committed in sorted(RELEASE.parent.glob("*.ipynb")):
-        fresh = json.loads((course / "release" / "score_gradient" / committed.name).read_text())
+        fresh = json.loads((released_course / "release" / "score_gradient" / committed.name).read_text())
         assert fresh == json.loads(committed.read_text()), f"release/ is stale ({committed.name}): run `make release`"
 
 

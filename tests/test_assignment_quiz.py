@@ -1,7 +1,7 @@
 """The five quiz questions as graded answer cells of the score_gradient assignment.
 
 The graded notebook is built from the same sealed bank as the self-check (tools/quiz_bank.py assignment), and its
-hidden checks are run here exactly as autograding runs them (classroom.preprocessors.decide: the check code in this
+hidden checks are run here exactly as autograding runs them (classroom.verdict.decide: the check code in this
 process, the student's answer cells in a separate child), against right, wrong, malformed and missing answers.
 No answer is written in this file: the right ones are recovered from the bank's hashes.
 """
@@ -9,10 +9,12 @@ import json
 
 import pytest
 
-import corpus_tools
 from attention_lesson.quiz import bank as quiz
-from classroom.preprocessors import decide
-from conftest import ROOT, load_notebook, load_tool
+from classroom import failures
+from classroom.verdict import decide
+from conftest import ROOT, load_notebook
+from tests.helpers.tools import load_tool
+from tests.helpers.course import SANDBOXED
 
 SOURCE = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "intuition_quiz.ipynb"
@@ -37,8 +39,8 @@ right = quiz.recover_answer
 
 def grade(answers):
     """Grade answer cells (a list of the student's cell sources) the way autograding does (in the sandbox, which
-    makes each test that calls this an integration test): {grade_id: (passed, ename, message, printed)}."""
-    return decide(answers, checks(), sandboxed=corpus_tools.SANDBOXED)
+    makes each test that calls this an integration test): {grade_id: Verdict}."""
+    return decide(answers, checks(), sandboxed=SANDBOXED)
 
 
 def test_the_graded_notebook_is_built_from_the_bank():
@@ -77,7 +79,7 @@ def test_every_fragment_the_tests_watch_for_is_in_the_hidden_checks_and_not_in_t
 def test_right_answers_get_every_point():
     answers = [f"answer_{n} = {right(q)!r}" for n, q in enumerate(QUESTIONS, start=1)]
     verdicts = grade(answers)
-    assert all(passed for passed, *_ in verdicts.values()), verdicts
+    assert all(v.passed for v in verdicts.values()), verdicts
 
 
 @pytest.mark.integration
@@ -85,7 +87,7 @@ def test_right_answers_written_differently_still_count():
     forms = {"number": lambda a: f"{float(a)}", "single": lambda a: f"'{a.upper()} '",
              "multi": lambda a: repr(sorted(a, reverse=True))}
     answers = [f"answer_{n} = {forms[q.kind](right(q))}" for n, q in enumerate(QUESTIONS, start=1)]
-    assert all(passed for passed, *_ in grade(answers).values())
+    assert all(v.passed for v in grade(answers).values())
 
 
 @pytest.mark.integration
@@ -99,10 +101,10 @@ def test_wrong_answers_get_nothing_and_an_explanation():
         else:  # all or nothing: one true option left out
             wrong.append(f"answer_{n} = {set(sorted(right(q))[1:])!r}")
     verdicts = grade(wrong)
-    for grade_id, (passed, ename, message, printed) in verdicts.items():
-        assert not passed and ename == "AssertionError" and "is not right." in message, (grade_id, message)
-        assert "answer_" in printed  # the student's own answer is shown back
-    q1 = verdicts["quiz_q1_score_size"][2]
+    for grade_id, verdict in verdicts.items():
+        assert verdict.kind == failures.CHECK_FAILED and "is not right." in verdict.message, (grade_id, verdict)
+        assert "answer_" in verdict.printed  # the student's own answer is shown back
+    q1 = verdicts["quiz_q1_score_size"].message
     assert "Not yet" in q1 and str(right(QUESTIONS[0])) not in q1.replace(str(right(QUESTIONS[0]) + 1), "")
 
 
@@ -119,9 +121,10 @@ def test_an_answer_in_the_wrong_form_is_told_what_form_to_use(n, given, message)
     answers = [f"answer_{i} = {right(q)!r}" for i, q in enumerate(QUESTIONS, start=1)]
     answers[n - 1] = f"answer_{n} = {given}"
     verdicts = grade(answers)
-    passed, ename, text, _ = verdicts[f"quiz_{QUESTIONS[n - 1].id}"]
-    assert not passed and "is not in the form asked for" in text and message in text, text
-    assert sum(p for p, *_ in verdicts.values()) == 4
+    verdict = verdicts[f"quiz_{QUESTIONS[n - 1].id}"]
+    assert not verdict.passed and "is not in the form asked for" in verdict.message, verdict
+    assert message in verdict.message, verdict
+    assert sum(v.passed for v in verdicts.values()) == 4
 
 
 @pytest.mark.integration
@@ -129,9 +132,9 @@ def test_an_unanswered_question_costs_only_its_own_point():
     answers = [f"answer_{n} = {right(q)!r}" for n, q in enumerate(QUESTIONS, start=1)]
     answers[1] = "# YOUR CODE HERE\nraise NotImplementedError()"
     verdicts = grade(answers)
-    passed, ename, message, _ = verdicts["quiz_q2_why_the_root"]
-    assert not passed and "answer_2" in message and "NotImplementedError" in message, message
-    assert sum(p for p, *_ in verdicts.values()) == 4
+    verdict = verdicts["quiz_q2_why_the_root"]
+    assert not verdict.passed and "answer_2" in verdict.message and "NotImplementedError" in verdict.message, verdict
+    assert sum(v.passed for v in verdicts.values()) == 4
 
 
 @pytest.mark.integration
@@ -139,4 +142,4 @@ def test_an_object_that_claims_to_equal_everything_gets_nothing():
     liar = "class Liar:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
     answers = [liar + f"answer_{n} = Liar()" for n in range(1, 6)]
     verdicts = grade(answers)
-    assert not any(passed for passed, *_ in verdicts.values()), verdicts
+    assert not any(v.passed for v in verdicts.values()), verdicts

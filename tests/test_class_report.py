@@ -26,12 +26,12 @@ from unittest import mock
 
 import pytest
 
-import corpus_tools
-from attention_lesson.quiz import bank as quiz
 from classroom import failures
 from classroom.report import attention, collect, figure, model, render, spreadsheet
 from classroom.report.__main__ import main
 from conftest import ROOT
+from tests.helpers import course as grading
+from tests.helpers.quiz_answers import RIGHT, SECRETS, quiz_notebook
 
 TOY = "toy"
 # The gradebook's cells of each notebook: (name, cell type, grade points or None, answer cell?, source).
@@ -117,7 +117,7 @@ def write_course(course, students, gradebook=None):
     shutil.copy(ROOT / "nbgrader_config.py", course)
     if gradebook:
         shutil.copy(gradebook, course / "gradebook.db")
-    with mock.patch.dict(os.environ, PATH=corpus_tools.nbgrader_env()["PATH"]), \
+    with mock.patch.dict(os.environ, PATH=grading.nbgrader_env()["PATH"]), \
             Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         if not gradebook:
             gb.add_assignment(TOY)
@@ -349,7 +349,6 @@ def test_bad_input_is_a_clear_error_and_writes_nothing(course, empty_course, tmp
 
 # ---- end to end: the real grader --------------------------------------------------------------------------------
 QUIZ = "intuition_quiz"
-RIGHT = quiz.recover_answers(quiz.load_bank())  # recovered from the bank's hashes: no key is written here
 # student: (solution file, notebook edit, quiz answers or None for no quiz notebook handed in)
 GRADED_CLASS = {
     "alice": ("correct_einsum.py", None, RIGHT),
@@ -360,40 +359,27 @@ GRADED_CLASS = {
     "frank": ("correct_einsum.py", None, RIGHT),  # then cut short: not a notebook any more
     "gina": ("cheat_exits_process.py", None, None),
 }
-# What must never reach the report: fragments of the hidden tests and of the reference solution.
-SECRETS = corpus_tools.SECRETS  # what must never reach the report
-
-
-def quiz_notebook(answers):
-    nb = json.loads((ROOT / "release" / corpus_tools.ASSIGNMENT / f"{QUIZ}.ipynb").read_text())
-    for cell in nb["cells"]:
-        meta = cell["metadata"].get("nbgrader", {})
-        if meta.get("solution"):
-            n = int(meta["grade_id"].split("_")[1])
-            if n in answers:
-                cell["source"] = f"answer_{n} = {answers[n]!r}"
-    return nb
 
 
 @pytest.mark.integration
 def test_a_class_graded_by_the_real_grader(tmp_path):
     """Seven students graded by classroom.autograde, then the report as `make report` runs it. The report goes to
     build/class-report/ (or $CLASS_REPORT_OUT) so that it can be looked at afterwards."""
-    assignment, course = corpus_tools.ASSIGNMENT, corpus_tools.make_course(tmp_path / "course")
+    assignment, course = grading.ASSIGNMENT, grading.make_course(tmp_path / "course")
     for who, (solution, edit, answers) in GRADED_CLASS.items():
-        folder = corpus_tools.write_submission(course, who, corpus_tools.submission(
-            (corpus_tools.SUBMISSIONS / solution).read_text(), edit))
+        folder = grading.write_submission(course, who, grading.submission(
+            (grading.SUBMISSIONS / solution).read_text(), edit))
         if answers is not None:
             (folder / f"{QUIZ}.ipynb").write_text(json.dumps(quiz_notebook(answers)))
     frank = course / "submitted" / "frank" / assignment / f"{assignment}.ipynb"
     frank.write_text(frank.read_text()[:500])
-    graded = subprocess.run([sys.executable, "-m", "classroom.autograde", assignment, *corpus_tools.AUTOGRADE_FLAGS],
-                            cwd=course, env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
+    graded = subprocess.run([sys.executable, "-m", "classroom.autograde", assignment, *grading.AUTOGRADE_FLAGS],
+                            cwd=course, env=grading.nbgrader_env(), capture_output=True, text=True)
     (course / "autograde.log").write_text(graded.stdout + graded.stderr)
     out = Path(os.environ.get("CLASS_REPORT_OUT", ROOT / "build" / "class-report"))
     shutil.rmtree(out, ignore_errors=True)
     run = subprocess.run([sys.executable, "-m", "classroom.report", assignment, "--out", str(out)], cwd=course,
-                         env=corpus_tools.nbgrader_env(), capture_output=True, text=True)
+                         env=grading.nbgrader_env(), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-3000:]
     written = [out / f"{assignment}.png", out / f"{assignment}.html", out / f"{assignment}-by-check.csv"]
     assert all(str(p) in run.stdout and p.stat().st_size > 0 for p in written)
@@ -416,7 +402,7 @@ def test_a_class_graded_by_the_real_grader(tmp_path):
             if meta.get("grade") and not meta.get("solution"):
                 docstring = ast.get_docstring(ast.parse("".join(cell["source"])))
                 assert results[meta["grade_id"]].check.description == " ".join(docstring.split())
-    seen = {who: corpus_tools.messages(course, who) for who in GRADED_CLASS}
+    seen = {who: grading.messages(course, who) for who in GRADED_CLASS}
     for grade_id in ("values_match_reference", "no_python_loop", "inputs_left_untouched"):
         said = Counter(" ".join(m.split()) for who in GRADED_CLASS for g, m in seen[who].items()
                        if g == grade_id and m != "passed")
@@ -426,12 +412,11 @@ def test_a_class_graded_by_the_real_grader(tmp_path):
 
     why = {s.id: {r.kind: r for r in s.reasons} for s in summary.students}
     assert "not handed in" in why["carol"] and "grade cells missing" in why["erin"]
-    hidden = [g for (nb, g) in maxima if nb == assignment and g != corpus_tools.VISIBLE]
+    hidden = [g for (nb, g) in maxima if nb == assignment and g != grading.VISIBLE]
     assert set(why["erin"]["grade cells missing"].where) == set(hidden)
     assert {"flagged for manual grading", "could not be run"} <= set(why["frank"])
     flagged = {who for who, s in gradebook.items() if s["manual"]}
     assert flagged == {who for who, reasons in why.items() if "flagged for manual grading" in reasons} == {"frank"}
-    # These two need the grader to write failures' kinds as enames (TimedOut, Crashed): the core branch does.
     assert "values_match_reference" in why["dave"]["timed out"].where
     assert "crashed" in why["gina"]
     assert {s.id for s in summary.attention} == {"carol", "dave", "erin", "frank", "gina"}

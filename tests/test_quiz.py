@@ -10,7 +10,8 @@ import pytest
 
 from attention_lesson.quiz import bank as quiz
 from attention_lesson.quiz import widgets as quiz_widgets
-from conftest import ROOT, load_notebook, load_tool
+from conftest import ROOT, load_notebook
+from tests.helpers.tools import load_tool
 
 quiz_bank_tool = load_tool("quiz_bank")
 

@@ -7,19 +7,16 @@ and no process of the sandbox user is left. Without bubblewrap the test is skipp
 REQUIRE_SANDBOX_TESTS=1 (CI), where a missing bwrap is an error.
 """
 import hashlib
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import corpus_tools
 from classroom import sandbox
+from tests.helpers import course
 
-if sandbox.bwrap_path() is None and os.environ.get("REQUIRE_SANDBOX_TESTS") == "1":
-    raise RuntimeError("REQUIRE_SANDBOX_TESTS=1 but bubblewrap (bwrap) is not installed")
-pytestmark = pytest.mark.skipif(sandbox.bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not course.SANDBOXED, reason="bubblewrap (bwrap) is not installed")]
 
 REWARD = """
 import numpy as np
@@ -122,22 +119,19 @@ def _sandbox_processes():
 
 def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
     before_processes = _sandbox_processes()
-    course = corpus_tools.make_course(tmp_path / "course")
-    honest = (corpus_tools.SUBMISSIONS / "correct_einsum.py").read_text()
-    corpus_tools.write_submission(course, "alice", corpus_tools.submission(honest))
-    corpus_tools.nbgrader("autograde", corpus_tools.ASSIGNMENT, cwd=course)
-    alice_before = corpus_tools.scores(course)["alice"]
-    guarded = {p: _digest(course / p) for p in ("source", "release", "submitted/alice", "autograded/alice",
-                                                "nbgrader_config.py")}
+    place = course.make_course(tmp_path / "course")
+    honest = (course.SUBMISSIONS / "correct_einsum.py").read_text()
+    course.write_submission(place, "alice", course.submission(honest))
+    course.nbgrader("autograde", course.ASSIGNMENT, cwd=place)
+    alice_before = course.scores(place)["alice"]
+    guarded = {p: _digest(place / p) for p in ("source", "release", "submitted/alice", "autograded/alice",
+                                               "nbgrader_config.py")}
     for name, code in HOSTILE.items():
-        corpus_tools.write_submission(course, name, corpus_tools.submission(code))
-    env = dict(corpus_tools.nbgrader_env(), HOSTILE_COURSE=str(course))
-    result = subprocess.run([sys.executable, "-m", "classroom.autograde", corpus_tools.ASSIGNMENT], cwd=course,
-                            env=env, capture_output=True, text=True)
-    (course / "autograde.log").write_text(result.stdout + result.stderr)
-    scores = corpus_tools.scores(course)
+        course.write_submission(place, name, course.submission(code))
+    course.autograde(place, HOSTILE_COURSE=str(place))
+    scores = course.scores(place)
     earned = {name: sum(scores[name].values()) for name in HOSTILE}
     assert earned == {name: 0.0 for name in HOSTILE}, earned
     assert scores["alice"] == alice_before
-    assert {p: _digest(course / p) for p in guarded} == guarded
+    assert {p: _digest(place / p) for p in guarded} == guarded
     assert _sandbox_processes() == before_processes

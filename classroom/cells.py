@@ -1,0 +1,107 @@
+"""nbgrader's cells, read and written in one place: their metadata, their hidden tests, their docstrings.
+
+A notebook cell here is an nbformat cell (a dict or a NotebookNode); `SourceCell` is the gradebook's record of a
+cell of the source notebook, which grading trusts over whatever the submission holds.
+"""
+import ast
+import re
+from dataclasses import dataclass
+
+HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.S | re.M)
+HIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+SCHEMA_VERSION = 3
+
+
+def nbgrader(cell):
+    """The cell's nbgrader metadata ({} if it has none or something that is not a dict)."""
+    meta = cell.get("metadata", {}).get("nbgrader")
+    return meta if isinstance(meta, dict) else {}
+
+
+def grade_id(cell):
+    return nbgrader(cell).get("grade_id")
+
+
+def is_grade(cell):
+    return bool(nbgrader(cell).get("grade"))
+
+
+def is_solution(cell):
+    return bool(nbgrader(cell).get("solution"))
+
+
+def is_check(cell):
+    """A code cell of tests: graded, and not the student's answer."""
+    return cell.get("cell_type") == "code" and is_grade(cell) and not is_solution(cell)
+
+
+def source(cell):
+    """The cell's source as one string (nbformat files may store it as a list of lines)."""
+    text = cell.get("source", "")
+    return "".join(text) if isinstance(text, list) else str(text)
+
+
+def visible(text):
+    """`text` without its hidden tests; None if the markers are unbalanced (then nothing of it can be shown)."""
+    shown = HIDDEN.sub("", text)
+    return None if any(marker in shown for marker in HIDDEN_MARKERS) else shown
+
+
+def docstring(text):
+    """The docstring opening a cell's source, on one line ("" if none): only that string literal, never any other
+    text of the cell. A cell that does not parse gives its first line if that line is a string literal."""
+    try:
+        value = ast.get_docstring(ast.parse(text or ""), clean=True)
+        if value:
+            return " ".join(value.split())
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        lines = (text or "").lstrip().splitlines()
+        try:
+            value = ast.literal_eval(lines[0].strip()) if lines else None
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, str):
+            return " ".join(value.split())
+    return ""
+
+
+@dataclass(frozen=True)
+class SourceCell:
+    """A cell of the source notebook as the gradebook records it; `points` is None for a cell that is not graded."""
+
+    name: str
+    cell_type: str
+    source: str
+    locked: bool
+    points: float = None
+    is_solution: bool = False
+
+    @property
+    def is_check(self):
+        return self.cell_type == "code" and self.points is not None and not self.is_solution
+
+    def metadata(self):
+        """The nbgrader metadata nbgrader itself gives this cell."""
+        meta = {"grade": self.points is not None, "grade_id": self.name, "locked": self.locked,
+                "schema_version": SCHEMA_VERSION, "solution": self.is_solution, "task": False}
+        if self.points is not None:
+            meta["points"] = self.points
+        return meta
+
+    def new_cell(self, outputs=()):
+        """A fresh notebook cell (a NotebookNode) with this cell's type, source and metadata."""
+        from nbformat import from_dict
+
+        cell = {"cell_type": self.cell_type, "metadata": {"nbgrader": self.metadata()}, "source": self.source}
+        if self.cell_type == "code":
+            cell.update(outputs=list(outputs), execution_count=None)
+        return from_dict(cell)
+
+
+def source_cells(gradebook, notebook_id, assignment_id):
+    """The gradebook's cells of one notebook of an assignment, in notebook order: [SourceCell]."""
+    notebook = gradebook.find_notebook(notebook_id, assignment_id)
+    points = {cell.name: cell.max_score for cell in notebook.grade_cells}
+    solutions = {cell.name for cell in notebook.solution_cells}
+    return [SourceCell(cell.name, cell.cell_type, cell.source, bool(cell.locked), points.get(cell.name),
+                       cell.name in solutions) for cell in notebook.source_cells]

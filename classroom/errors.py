@@ -1,0 +1,39 @@
+"""What the student's code did, as the grader reports it: an exception carrying its kind (classroom.failures).
+
+str() of each is the sentence for the student; `kind` is what code decides on (the verdict's error output carries it
+as its `ename`). The subclasses are also the built-in exception a check would meet in the student's own kernel, so a
+check written `except ValueError:` behaves the same whether the function ran there or in a grading child.
+"""
+from . import failures
+
+STUDENT_KINDS = (failures.RAISED, failures.WRONG_TYPE, failures.TIMED_OUT, failures.CRASHED, failures.OUT_OF_MEMORY)
+
+
+class StudentError(Exception):
+    """Something the student's code did (raised, returned, hung, crashed, ran out of memory)."""
+
+    def __init__(self, message, kind=failures.RAISED):
+        if kind not in STUDENT_KINDS:
+            raise ValueError(f"a StudentError is one of {', '.join(STUDENT_KINDS)}, not {kind!r}")
+        super().__init__(message)
+        self.kind = kind
+
+
+class WrongTypeError(StudentError, TypeError):
+    """The student's code returned something that is not plain data, and a check tried to use it."""
+
+    def __init__(self, message):
+        super().__init__(message, failures.WRONG_TYPE)
+
+
+class ReadOnlyWriteError(StudentError, ValueError):
+    """The student's function wrote into an input it was given read-only (NumPy raises ValueError there)."""
+
+    def __init__(self, message):
+        super().__init__(message, failures.RAISED)
+
+
+def raised(error, message, what="your function"):
+    """The StudentError for a child's reply {"error": exception name, "message": ...}: MemoryError is its own kind."""
+    kind = failures.OUT_OF_MEMORY if error == "MemoryError" else failures.RAISED
+    return StudentError(f"{what} raised {error}: {message}", kind)

@@ -1,0 +1,58 @@
+"""The kernel manager of the display run (classroom.preprocessors.execute_for_display): the student's kernel is
+started through classroom.sandbox, with its limits, and inside bubblewrap unless `sandboxed` is off.
+
+Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
+`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox).
+"""
+import contextlib
+import os
+import shutil
+import tempfile
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Integer, Unicode
+
+from . import sandbox
+from .sandbox import MiB
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """An AsyncKernelManager whose kernel command is wrapped by classroom.sandbox.wrap."""
+
+    memory = Integer(2048 * MiB, help="Address-space limit of the kernel, in bytes.")
+    cpu_seconds = Integer(300, help="CPU seconds the kernel may use in all.")
+    sandboxed = Bool(True)
+    workdir = Unicode(None, allow_none=True)
+    ipc_dir = Unicode(None, allow_none=True)
+
+    def use_ipc(self, ipc_dir):
+        self.ipc_dir = ipc_dir
+        self.transport = "ipc"
+        self.connection_file = os.path.join(ipc_dir, "kernel.json")
+        self.ip = os.path.join(ipc_dir, "zmq")
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        argv = super().format_kernel_cmd(extra_arguments)
+        if not self.sandboxed:
+            return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False)
+        sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
+        return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
+                            ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir))
+
+
+@contextlib.contextmanager
+def kernel_folders(assignment_path=None):
+    """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
+    notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
+    workdir = tempfile.mkdtemp(prefix="student-kernel-")
+    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-")
+    try:
+        if assignment_path and os.path.isdir(assignment_path):
+            for name in os.listdir(assignment_path):
+                full = os.path.join(assignment_path, name)
+                if os.path.isfile(full) and not name.endswith(".ipynb"):
+                    shutil.copy(full, workdir)
+        yield workdir, ipc_dir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(ipc_dir, ignore_errors=True)

@@ -1,0 +1,11 @@
+"""nbgrader preprocessors for grading with every verdict decided outside the student's kernel, one per module (wired
+in by nbgrader_config.py):
+
+* `repair_grade_cells.RepairGradeCells` (autograde, sanitize stage): every grade cell the gradebook knows is present
+  once, with its original source and metadata, whatever the student did to it.
+* `execute_for_display.ExecuteForDisplay` (autograde): runs the student's own cells so the feedback shows their
+  outputs; nothing there decides a grade.
+* `trusted_grades.TrustedGrades` (autograde, before SaveAutoGrades): decides every grade cell in the trusted process
+  (classroom.verdict) and writes the verdict as the cell's outputs.
+* `sanitize_feedback.SanitizeFeedback` (generate_feedback): grade cells show their visible part and their verdict.
+"""

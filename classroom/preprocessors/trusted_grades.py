@@ -1,0 +1,46 @@
+"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
+the cell's code from the gradebook against the student's solution cells in a child process (classroom.verdict), and
+writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or one error output
+whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before SaveAutoGrades."""
+import time
+
+from nbformat import from_dict
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Float, Integer
+
+from .. import cells, config
+from ..sandbox import MiB
+from ..verdict import NOT_GRADED, decide
+from .repair_grade_cells import gradebook_cells
+
+
+class TrustedGrades(NbGraderPreprocessor):
+    """Decide every code grade cell outside the student's kernel; the cell's outputs become the verdict."""
+
+    call_timeout = Float(3.0, help="Seconds one call of the student's function may take.").tag(config=True)
+    define_timeout = Float(5.0, help="Seconds the solution cells may take to run.").tag(config=True)
+    max_strikes = Integer(3, help="Hangs or crashes after which the student's function is not called again.").tag(
+        config=True)
+    child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
+    child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
+    max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
+        known = gradebook_cells(resources)
+        tests = [(cell.name, cell.source) for cell in known if cell.is_check]
+        solution_ids = {cell.name for cell in known if cell.is_solution}
+        # The student's cells are the solution cells the gradebook knows, as the student wrote them.
+        student_cells = [cell.source for cell in nb.cells
+                         if cell.cell_type == "code" and cells.is_solution(cell) and cells.grade_id(cell) in solution_ids]
+        started = time.monotonic()
+        verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
+                          max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
+                          cpu_seconds=self.child_cpu_seconds, sandboxed=sandboxed)
+        self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
+                      time.monotonic() - started)
+        for cell in nb.cells:
+            if cells.is_check(cell):
+                verdict = verdicts.get(cells.grade_id(cell), NOT_GRADED)
+                cell.outputs = [from_dict(output) for output in verdict.outputs()]
+        return nb, resources

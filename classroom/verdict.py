@@ -1,0 +1,89 @@
+"""Decide grade cells: each check's code runs here, in the trusted process, against the student's cells in a child.
+
+`decide(cells, tests)` returns a `Verdict` per grade id; a verdict becomes the grade cell's outputs (what it printed,
+then one error output whose `ename` is the failure's kind, or nothing if it passed), which is all nbgrader reads.
+This process never runs the student's code; it runs only the test code, with the student's names bound to proxies
+of a child process (classroom.student).
+"""
+import builtins
+import contextlib
+import io
+from dataclasses import dataclass
+
+from . import failures
+from .errors import StudentError
+from .student import StudentCode
+
+MAX_MESSAGE = 1500
+MAX_PRINTED = 2000
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One grade cell's result: `kind` is None when it passed, else a kind of classroom.failures with `message`."""
+
+    kind: str = None
+    message: str = ""
+    printed: str = ""
+
+    @property
+    def passed(self):
+        return self.kind is None
+
+    def outputs(self):
+        """The grade cell's outputs (plain nbformat dicts): what the check printed, then its failure if any."""
+        outputs = [{"output_type": "stream", "name": "stdout", "text": self.printed}] if self.printed else []
+        if not self.passed:
+            outputs.append(failures.error_output(self.kind, self.message))
+        return outputs
+
+
+NOT_GRADED = Verdict(failures.NOT_GRADED, "this check could not be run")
+
+
+def _failure(exc):
+    """(kind, message) for an exception out of a check's code."""
+    if isinstance(exc, AssertionError):
+        return failures.CHECK_FAILED, str(exc) or "a check failed"
+    if isinstance(exc, StudentError):
+        return exc.kind, str(exc)
+    if isinstance(exc, NameError):  # a name the student's cells do not define: its message says so
+        return failures.CHECK_FAILED, str(exc)
+    return failures.CHECK_FAILED, f"{type(exc).__name__}: {exc} (while checking what your function returned)"
+
+
+class _TrustedNamespace(dict):
+    """Globals for grade-cell code: a name neither the tests nor Python define is looked up in the student's code."""
+
+    def __init__(self, student, **initial):
+        super().__init__(**initial)
+        self.student = student
+
+    def __missing__(self, name):
+        if name in builtins.__dict__ or name.startswith("__"):
+            raise KeyError(name)
+        value = self.student.lookup(name)
+        self[name] = value
+        return value
+
+
+def decide(cells, tests, **limits):
+    """Run each (grade_id, code) of `tests`, in order and in one namespace, against the student's `cells` (a list
+    of code cells, see StudentCode; `limits` are StudentCode's). Returns {grade_id: Verdict}."""
+    import numpy
+
+    verdicts = {}
+    with StudentCode(cells, **limits) as student:
+        namespace = _TrustedNamespace(student, __name__="__grading__", __builtins__=builtins, np=numpy)
+        for grade_id, code in tests:
+            printed = io.StringIO()
+            try:
+                compiled = compile(code, f"<grade cell {grade_id}>", "exec", dont_inherit=True, optimize=0)
+                with contextlib.redirect_stdout(printed):
+                    exec(compiled, namespace)
+            except Exception as exc:
+                kind, message = _failure(exc)
+                verdicts[grade_id] = Verdict(kind, message[:MAX_MESSAGE], printed.getvalue()[:MAX_PRINTED])
+            else:
+                verdicts[grade_id] = Verdict(printed=printed.getvalue()[:MAX_PRINTED])
+    return verdicts

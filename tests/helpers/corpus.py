@@ -1,0 +1,41 @@
+"""The corpus of student submissions (tests/submissions/), graded in throw-away courses.
+
+Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
+and, for some, an edit of the notebook (tests.helpers.course.EDITS). `grade_corpus` runs the real
+`nbgrader autograde` on all of them and returns the gradebook's scores.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .course import (ASSIGNMENT, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
+                     write_submission)
+
+
+def corpus():
+    entries = json.loads((SUBMISSIONS / "corpus.json").read_text())
+    return {name: entry for name, entry in entries.items() if not name.startswith("_")}
+
+
+def grade_corpus(base, batches=2):
+    """Grade every corpus entry with the real `nbgrader autograde`, split over `batches` courses run side by side.
+
+    Returns {student: (course path, {grade_id: score})} and the maximum score of each grade cell.
+    """
+    entries = corpus()
+    courses = [make_course(Path(base) / f"course{i}") for i in range(batches)]
+    for i, name in enumerate(sorted(entries)):
+        entry = entries[name]
+        nb = submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit"))
+        write_submission(courses[i % batches], name, nb)
+    running = [subprocess.Popen([str(Path(sys.executable).parent / "nbgrader"), "autograde", ASSIGNMENT],
+                                cwd=course, env=nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True) for course in courses]
+    logs = [proc.communicate()[0] for proc in running]
+    results = {}
+    for course, log in zip(courses, logs):
+        (course / "autograde.log").write_text(log)
+        for student, grades in scores(course).items():
+            results[student] = (course, grades)
+    return results, max_scores(courses[0])

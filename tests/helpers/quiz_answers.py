@@ -1,0 +1,39 @@
+"""The quiz notebook's right answers, recovered from the sealed bank's hashes (no key is written in the tests),
+and the fragments of hidden tests and reference solutions that must never reach a student."""
+import json
+
+from attention_lesson.quiz import bank as quiz
+
+from .course import RELEASED
+from .tools import load_tool
+
+QUESTIONS = list(quiz.load_bank().values())
+RIGHT = quiz.recover_answers(quiz.load_bank())
+
+# What must never reach a student: fragments of the hidden tests and of the reference solution.
+SECRETS = ["BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "measures.python_loops",
+           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
+           "_zero_rows_only", *load_tool("quiz_bank").HIDDEN_TEST_FRAGMENTS]
+
+
+def answer_cell(n, answer):
+    """The source of answer cell n that sets `answer_n` to `answer` (a Python value)."""
+    return f"answer_{n} = {answer!r}"
+
+
+def quiz_notebook(answers):
+    """The released quiz notebook with answer cell n set to `answers[n]` (a Python value) for each n given; the
+    other answer cells stay as released (unanswered)."""
+    nb = json.loads((RELEASED.parent / "intuition_quiz.ipynb").read_text())
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("solution") and meta.get("grade_id", "").startswith("answer_"):
+            n = int(meta["grade_id"].split("_")[1])
+            if n in answers:
+                cell["source"] = answer_cell(n, answers[n])
+    return nb
+
+
+def right_quiz_notebook():
+    """The released quiz notebook with every answer cell set to the right answer."""
+    return quiz_notebook(RIGHT)
