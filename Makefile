@@ -10,13 +10,19 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Extra arguments for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
 
-.PHONY: lab test notebooks bench explore clean-venv
+.PHONY: lab test test-fast notebooks bench explore clean-venv
 
 lab: $(READY)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
 
+# Every test, on every core (pytest-xdist). --dist loadfile keeps a file's tests on one worker, as nbval needs for
+# the cells of one notebook and the grading tests for the class they grade once per file.
 test: $(READY)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
+
+# The fast unit tests only (no kernel, nbgrader run, sandbox, browser or JupyterLab): run it on every change.
+test-fast: $(READY)
+	$(BIN)/python -m pytest tests -m "not integration" -n auto --dist loadfile $(PYTEST_ARGS)
 
 # Re-run every lesson notebook in a fresh kernel and save its outputs (then review `git diff`).
 notebooks: $(READY)
@@ -24,7 +30,7 @@ notebooks: $(READY)
 
 bench: $(READY)
 	$(BIN)/python bench/notebook_runtime.py
-	$(BIN)/python bench/explorer_latency.py
+	$(BIN)/python -m bench.explorer_latency
 
 # The lesson as web pages without code, served by Voila: the divisor explorer is notebook 04, and the links between
 # notebooks work there too (Voila serving a single notebook would refuse them). E.g. make explore EXPLORE_ARGS=--no-browser

@@ -1,6 +1,6 @@
 """How fast the divisor explorer redraws in a real browser, beside a plain `interactive` baseline.
 
-    .venv/bin/python bench/explorer_latency.py [--presses 30] [--server lab|voila]
+    .venv/bin/python -m bench.explorer_latency [--presses 30] [--server lab|voila]
 
 One notebook holds two copies of the same picture: our explorer (attention_lesson.explorer: one figure
 updated in place, sent as PNG bytes to an Image widget) and a baseline made the usual way, `interactive`
@@ -15,17 +15,15 @@ explorer's redraw the share taken by encoding the PNG (Pillow). docs/explorer.md
 """
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from tests.helpers.browser import Server, chromium, focus, run_all_cells, why_no_browser
 
-from browser_tools import Server, chromium, focus, run_all_cells, why_no_browser  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SETUP = """\
 import ipywidgets as widgets

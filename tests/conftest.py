@@ -14,6 +14,13 @@ LESSON_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 
 
+def pytest_collection_modifyitems(items):
+    """Running a lesson notebook (nbval) starts a real kernel: those items are integration tests too."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.integration)
+
+
 @pytest.fixture(scope="session")
 def root():
     return ROOT
@@ -21,6 +28,26 @@ def root():
 
 def load_notebook(path):
     return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def stored_text(path):
+    """(Markdown prose, [what each code cell printed]) of a lesson notebook, from its committed outputs.
+
+    Reading the committed outputs is as good as running the notebook because nbval, in the same suite, re-runs every
+    lesson notebook in a fresh kernel and fails if any output differs from the committed one."""
+    nb = load_notebook(path)
+    text = lambda cell: "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    prose = "\n".join(text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    printed = []
+    for cell in (c for c in nb["cells"] if c["cell_type"] == "code"):
+        parts = []
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                parts.append("".join(out["text"]))
+            elif "text/plain" in out.get("data", {}):
+                parts.append("".join(out["data"]["text/plain"]))
+        printed.append("".join(parts))
+    return prose, printed
 
 
 

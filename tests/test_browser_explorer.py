@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from browser_tools import EXPLORER, ROOT, Server, chromium, focus, run_all_cells, why_no_browser
+from tests.helpers.browser import EXPLORER, ROOT, Server, chromium, focus, run_all_cells, why_no_browser
 from explorer_reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))

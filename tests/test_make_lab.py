@@ -11,6 +11,8 @@ import pytest
 
 from conftest import LESSON_NOTEBOOKS, ROOT
 
+pytestmark = pytest.mark.integration  # starts a real JupyterLab
+
 
 def free_port():
     with socket.socket() as s:

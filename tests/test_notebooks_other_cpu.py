@@ -14,6 +14,7 @@ A probe notebook, written here, prints which SIMD extensions numpy uses; run bes
 whenever a setting switches off an extension this machine has, which shows that the settings reach the kernel
 and that a difference in the printed text is caught.
 """
+import ast
 import os
 import platform
 import re
@@ -26,10 +27,13 @@ import pytest
 
 from conftest import ROOT
 
-try:
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-except ImportError:  # numpy 1.x
-    from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+import numpy as np
+
+# numpy's public report of its run-time dispatch: "found" are the extensions it uses on this processor (less those
+# switched off), "not found" the others it could dispatch to.
+SIMD = np.show_config(mode="dicts")["SIMD Extensions"]
+IN_USE = set(SIMD.get("found", []))  # a key is left out when its list would be empty
+DISPATCHED = IN_USE | set(SIMD.get("not found", []))
 
 # name: (OpenBLAS kernel family, numpy extensions to switch off; only those numpy dispatches at run time are used)
 AVX512 = ("AVX512F", "AVX512CD", "AVX512_KNL", "AVX512_KNM", "AVX512_SKX", "AVX512_CLX", "AVX512_CNL", "AVX512_ICL",
@@ -38,27 +42,25 @@ SETTINGS = {
     "haswell-avx2": ("Haswell", AVX512),  # AVX2 and FMA, as on most laptops and CI runners
     "prescott-sse": ("Prescott", ("SSSE3", "SSE41", "POPCNT", "SSE42", "AVX", "F16C", "FMA3", "AVX2") + AVX512),
 }
-IMPORT = ("try:\n    import numpy._core._multiarray_umath as m\n"
-          "except ImportError:\n    import numpy.core._multiarray_umath as m\n")
-PROBE = IMPORT + "print(sorted(f for f in m.__cpu_dispatch__ if m.__cpu_features__[f]))"
+IN_USE_NOW = "import numpy as np\nprint(sorted(np.show_config(mode='dicts')['SIMD Extensions'].get('found', [])))"
 COLOUR = re.compile(r"(\x1b|#x1B)\[[0-9;]*m")  # nbval colours its messages; the XML report spells ESC as #x1B
 
-pytestmark = pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"),
-                                reason="the settings name x86-64 code paths")
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"),
+                                reason="the settings name x86-64 code paths")]
 
 
 def environment(setting):
     """This process's environment with the code paths of `setting` forced; also the numpy extensions switched off."""
     coretype, features = SETTINGS[setting]
-    off = [f for f in features if f in __cpu_dispatch__]  # numpy refuses to switch off what it does not dispatch
+    off = [f for f in features if f in DISPATCHED]  # numpy refuses to switch off what it does not dispatch
     env = dict(os.environ, OPENBLAS_CORETYPE=coretype, OPENBLAS_NUM_THREADS="1", NPY_DISABLE_CPU_FEATURES=" ".join(off))
     return env, off
 
 
 def probe_notebook(path):
     """A notebook whose stored output is what the probe prints in this process, with the native code paths."""
-    cell = nbformat.v4.new_code_cell(PROBE, execution_count=1)
-    native = sorted(f for f in __cpu_dispatch__ if __cpu_features__[f])
+    cell = nbformat.v4.new_code_cell(IN_USE_NOW, execution_count=1)
+    native = sorted(IN_USE)
     cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"{native}\n")]
     nb = nbformat.v4.new_notebook(cells=[cell])
     nb.metadata = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}}
@@ -86,10 +88,9 @@ def nbval_results(paths, env, report):
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_numpy_honours_the_setting(setting):
     env, off = environment(setting)
-    check = IMPORT + "print(' '.join(k for k, on in m.__cpu_features__.items() if on))"
-    run = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", IN_USE_NOW], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and not run.stderr, f"numpy did not accept the setting {setting}:\n{run.stderr}"
-    still_on = set(off) & set(run.stdout.split())
+    still_on = set(off) & set(ast.literal_eval(run.stdout))
     assert not still_on, f"NPY_DISABLE_CPU_FEATURES did not switch off {sorted(still_on)}"
 
 
@@ -110,11 +111,11 @@ def test_every_notebook_prints_the_same_with_other_code_paths(setting, tmp_path)
         f"these cells print something else than what is stored:\n\n"
         + "\n\n".join(f"{name}\n{problem[-1500:]}" for name, problem in failed.items())
         + "\n\nA printed number depends on the processor's code path. Print it with fewer digits, or print what "
-          "holds with a margin instead (see notebook 06, section 10).")
+          "holds with a margin instead (docs/training-experiment.md shows how notebook 06 does it).")
 
     probe_results = [problem for name, problem in results.items() if not name.startswith("notebooks.")]
     assert len(probe_results) == 1, f"the probe notebook did not run:\n{output[-2000:]}"
-    machine_has = [f for f in off if __cpu_features__.get(f)]
+    machine_has = [f for f in off if f in IN_USE]
     if machine_has:
         assert probe_results[0] is not None, (
             f"the kernel still used {machine_has}: the setting did not reach it, so this test would pass blindly")

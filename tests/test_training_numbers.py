@@ -1,18 +1,16 @@
 """Every number the prose of notebook 06 quotes is what the notebook itself prints, at the printed precision.
 
-The notebook is executed afresh here (not read from its stored outputs), so the check is against what its own
-code computes now. Nothing below hard-codes a result: each claim pairs a phrase of the prose, with a gap for
+The committed outputs are read here; nbval, in the same suite, re-runs the notebook in a fresh kernel and fails if
+an output differs, so the check is against what its own code computes. Nothing below hard-codes a result: each claim pairs a phrase of the prose, with a gap for
 every number, with the table cells those numbers were read from. If a computation changes, the prose has to
 change with it, and this test says which sentence is out of date. Chaotic runs print `~` instead of digits, and
 yes-or-no readings that hold with a margin; what the prose says of them in words is paired with those cells.
 """
 import re
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
-from conftest import ROOT
+from conftest import ROOT, stored_text
 
 NOTEBOOK = ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb"
 
@@ -187,18 +185,14 @@ def mismatches(prose, tables):
 
 
 @pytest.fixture(scope="module")
-def fresh_run():
-    """Execute the notebook in a fresh kernel; return its prose and everything its code cells printed."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    prose = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
-    texts = ["".join(out["text"] for out in cell.outputs if out.get("output_type") == "stream")
-             for cell in nb.cells if cell.cell_type == "code"]
-    return prose, parse_tables(texts)
+def notebook_output():
+    """The notebook's prose and the tables its code cells printed."""
+    prose, printed = stored_text(NOTEBOOK)
+    return prose, parse_tables(printed)
 
 
-def test_every_table_was_printed(fresh_run):
-    _, tables = fresh_run
+def test_every_table_was_printed(notebook_output):
+    _, tables = notebook_output
     assert set(tables) == set(TABLES) | ALWAYS
     every_run = [(d, w) for d in DIVISORS for w in WIDTHS]
     for name in ("start", "grid", "summary", "adam"):
@@ -207,22 +201,22 @@ def test_every_table_was_printed(fresh_run):
         assert list(tables[name]) == [(w,) for w in WIDTHS]
 
 
-def test_the_rescaled_runs_end_where_the_divided_ones_do(fresh_run):
-    _, tables = fresh_run
+def test_the_rescaled_runs_end_where_the_divided_ones_do(notebook_output):
+    _, tables = notebook_output
     for d_k in WIDTHS:
         gd, adam = tables["gd"][d_k,], tables["adam change"][d_k,]
         assert gd[GD_RESCALED] == gd[GD_DIVIDED], f"gradient descent, d_k = {d_k}: {gd}"
         assert adam[A_ADAM_RULE] == adam[A_DIVIDED], f"Adam with rate eta / d_k^(1/4), d_k = {d_k}: {adam}"
 
 
-def test_the_prose_quotes_what_the_notebook_prints(fresh_run):
-    prose, tables = fresh_run
+def test_the_prose_quotes_what_the_notebook_prints(notebook_output):
+    prose, tables = notebook_output
     problems = mismatches(prose, tables)
     assert not problems, "\n".join(problems)
 
 
-def test_the_check_catches_a_changed_number_in_the_prose(fresh_run):
-    prose, tables = fresh_run
+def test_the_check_catches_a_changed_number_in_the_prose(notebook_output):
+    prose, tables = notebook_output
     changed = prose.replace("halves the starting loss of 16.163", "halves the starting loss of 16.164")
     assert changed != prose
     assert any("16.164" in problem for problem in mismatches(changed, tables))
@@ -231,8 +225,8 @@ def test_the_check_catches_a_changed_number_in_the_prose(fresh_run):
     assert any("no table prints" in problem for problem in mismatches(prose + " It reached 42.125.", tables))
 
 
-def test_the_check_catches_a_changed_table(fresh_run):
-    prose, tables = fresh_run
+def test_the_check_catches_a_changed_table(notebook_output):
+    prose, tables = notebook_output
     altered = {name: {row: (dict(tokens) if isinstance(tokens, dict) else list(tokens)) for row, tokens in rows.items()}
                for name, rows in tables.items()}
     altered["start"]["1", "256"][SLOPE] = "0.999"
