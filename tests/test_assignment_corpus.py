@@ -39,3 +39,13 @@ def test_no_wrong_or_cheating_entry_gets_full_marks(graded_corpus):
     for name, entry in ENTRIES.items():
         if name.startswith(("wrong", "cheat")):
             assert sum(results[name][1].values()) < sum(maximum.values()), name
+
+
+@pytest.mark.integration
+def test_autograding_never_copies_the_checks_file(graded_corpus):
+    """source/score_gradient/grade_cells.py (the checks' code) never reaches a student's autograded folder. Here, beside
+    the other users of the graded corpus, so that `--dist loadfile` grades it once."""
+    results, _ = graded_corpus
+    course_path, _ = next(iter(results.values()))
+    autograded = [p for p in (course_path / "autograded").rglob("*") if p.is_file()]
+    assert autograded and not [p for p in autograded if p.name == "grade_cells.py"]

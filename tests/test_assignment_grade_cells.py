@@ -1,6 +1,6 @@
 """The checks of score_gradient.ipynb live in source/score_gradient/grade_cells.py: the notebook's grade cells are
 what tools/grade_cells.py builds from it, the file runs as a module against the reference solution, and it never
-leaves source/ (not in release/, not in a student's autograded folder)."""
+leaves source/ (not in release/; tests/test_assignment_corpus.py checks the autograded folders)."""
 import importlib
 import json
 import sys
@@ -53,11 +53,3 @@ def test_release_never_receives_the_checks_file(released_course):
     released = released_course / "release" / ASSIGNMENT
     assert sorted(p.name for p in released.iterdir()) == sorted(p.name for p in SOURCE.parent.glob("*.ipynb"))
     assert not (ROOT / "release" / ASSIGNMENT / CHECKS.name).exists()
-
-
-@pytest.mark.integration
-def test_autograding_never_copies_the_checks_file(graded_corpus):
-    results, _ = graded_corpus
-    course, _ = next(iter(results.values()))
-    autograded = [p.relative_to(course) for p in (course / "autograded").rglob("*") if p.is_file()]
-    assert autograded and not [p for p in autograded if p.name == CHECKS.name]

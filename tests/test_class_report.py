@@ -27,6 +27,7 @@ from unittest import mock
 import pytest
 
 from classroom import failures
+from classroom.cells import HIDDEN
 from classroom.report import attention, collect, figure, model, render, spreadsheet
 from classroom.report.__main__ import main
 from conftest import ROOT
@@ -91,7 +92,7 @@ def notebook_json(name, outputs=None, submitted=False, edit=False):
     cells = []
     for cell_name, kind, points, answer, code in CELLS[name]:
         if submitted:
-            code = attention.HIDDEN.sub("", code)
+            code = HIDDEN.sub("", code)
         meta = {"grade_id": cell_name, "grade": points is not None, "solution": answer, "locked": not answer}
         if points is not None:
             meta["points"] = points

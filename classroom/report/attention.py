@@ -12,13 +12,12 @@
 A student can only add reasons to their own row (their own cell may raise an exception named like a kind); nothing
 a student writes can remove one.
 """
-import re
 
 from .. import failures
+from ..cells import HIDDEN
 from . import notebook
 from .model import Reason
 
-HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.S | re.M)
 
 
 def kind(output):

@@ -5,6 +5,7 @@ db URL, and submitted/ and autograded/ through `format_path`, so a course that r
 """
 from pathlib import Path
 
+from .. import cells, course
 from . import attention, notebook
 from .model import Check, GradebookCell, Handed, Student, Summary
 
@@ -15,15 +16,11 @@ class ReportError(Exception):
 
 def course_directory(root):
     """nbgrader's CourseDirectory configured by the course's nbgrader_config.py (db URL, directory names)."""
-    from nbgrader.coursedir import CourseDirectory
-    from traitlets.config.loader import PyFileConfigLoader
-
     root = Path(root).resolve()
     if not (root / "nbgrader_config.py").exists():
         raise ReportError(f"there is no nbgrader_config.py in {root}: run this from the course directory "
                           "(the repository root)")
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-    return CourseDirectory(config=config, root=str(root))
+    return course.course_directory(root=root)
 
 
 def _gradebook_path(db_url):
@@ -44,7 +41,7 @@ def _checks(gb_notebooks):
             if name in answers:
                 continue  # an autograded answer cell is graded by running it, not a check of its own
             code = (sources[name].source or "") if name in sources else ""
-            checks.append(Check(nb.name, name, points[name], notebook.describe(code), "BEGIN HIDDEN TESTS" in code))
+            checks.append(Check(nb.name, name, points[name], cells.docstring(code), "BEGIN HIDDEN TESTS" in code))
     return checks, expected
 
 

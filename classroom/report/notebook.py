@@ -3,7 +3,6 @@
 Nothing here runs or imports a notebook. Of a grade cell's code only its opening docstring is ever read, so the
 hidden tests' code cannot reach the report.
 """
-import ast
 import json
 from pathlib import Path
 
@@ -64,21 +63,3 @@ def check_messages(nb):
         if is_check(cell):
             verdicts.setdefault(name, message(output) or str(output.get("ename", "error")))
     return verdicts
-
-
-def describe(code):
-    """The docstring opening a grade cell's code (only that string literal, never any other text of the cell)."""
-    try:
-        value = ast.get_docstring(ast.parse(code or ""), clean=True)
-        if value:
-            return " ".join(value.split())
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        pass
-    lines = (code or "").lstrip().splitlines()  # a cell that does not parse: its first line, if a string literal
-    if not lines:
-        return ""
-    try:
-        value = ast.literal_eval(lines[0].strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return ""
-    return " ".join(value.split()) if isinstance(value, str) else ""

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 # Headless Chromium on a machine without network: no GPU, no first-run page, and no background traffic
