@@ -14,7 +14,8 @@ SCHEMA_VERSION = 3
 
 def nbgrader(cell):
     """The cell's nbgrader metadata ({} if it has none or something that is not a dict)."""
-    meta = cell.get("metadata", {}).get("nbgrader")
+    metadata = cell.get("metadata") if isinstance(cell, dict) else None  # a submission's JSON can be anything
+    meta = metadata.get("nbgrader") if isinstance(metadata, dict) else None
     return meta if isinstance(meta, dict) else {}
 
 
@@ -100,8 +101,12 @@ class SourceCell:
 
 def source_cells(gradebook, notebook_id, assignment_id):
     """The gradebook's cells of one notebook of an assignment, in notebook order: [SourceCell]."""
-    notebook = gradebook.find_notebook(notebook_id, assignment_id)
+    return source_cells_of(gradebook.find_notebook(notebook_id, assignment_id))
+
+
+def source_cells_of(notebook):
+    """The cells of a gradebook notebook (nbgrader.api.Notebook), in notebook order: [SourceCell]."""
     points = {cell.name: cell.max_score for cell in notebook.grade_cells}
     solutions = {cell.name for cell in notebook.solution_cells}
-    return [SourceCell(cell.name, cell.cell_type, cell.source, bool(cell.locked), points.get(cell.name),
+    return [SourceCell(cell.name, cell.cell_type, cell.source or "", bool(cell.locked), points.get(cell.name),
                        cell.name in solutions) for cell in notebook.source_cells]

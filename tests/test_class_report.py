@@ -27,7 +27,7 @@ from unittest import mock
 import pytest
 
 from classroom import failures
-from classroom.cells import HIDDEN
+from classroom.cells import HIDDEN, SourceCell
 from classroom.report import attention, collect, figure, model, render, spreadsheet
 from classroom.report.__main__ import main
 from conftest import ROOT
@@ -239,7 +239,7 @@ def test_attention_is_decided_on_the_kind_alone(kind):
     message = "timed out, crashed, ran out of memory, output cut, could not run"  # words decide nothing
     graded = notebook_json(TOY, {"answer": [E(kind, message)]})
     handed = model.Handed(TOY, True, notebook_json(TOY, submitted=True), False, graded)
-    cells = [model.GradebookCell(n, t, s, not a) for n, t, p, a, s in CELLS[TOY]]
+    cells = [SourceCell(n, t, s, not a) for n, t, p, a, s in CELLS[TOY]]
     found = attention.reasons([handed], [], {TOY: (cells, {n: p for n, _, p, _, _ in CELLS[TOY] if p})})
     want = failures.ATTENTION.get(kind)
     assert [(r.kind, r.detail, r.where) for r in found] == ([(want, message, ("answer",))] if want else [])

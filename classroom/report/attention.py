@@ -14,7 +14,7 @@ a student writes can remove one.
 """
 
 from .. import failures
-from ..cells import HIDDEN
+from .. import cells as cell_meta
 from . import notebook
 from .model import Reason
 
@@ -37,22 +37,22 @@ def _points(value):
 
 def repairs(submitted, cells, points):
     """([missing grade ids], [changed grade ids]) of a submitted notebook against the gradebook's `cells`
-    ([GradebookCell]) and `points` ({grade_id: points})."""
+    ([classroom.cells.SourceCell]) and `points` ({grade_id: points})."""
     known = {cell.name: cell for cell in cells if cell.name in points}
     seen, changed = set(), []
     for cell in notebook.cells(submitted):
-        name = notebook.meta(cell).get("grade_id")
+        name = cell_meta.grade_id(cell)
         if name not in known:
             continue
         if name in seen:
             changed.append(name)  # a duplicate of a grade cell: dropped by the grader
             continue
         seen.add(name)
-        original, meta = known[name], notebook.meta(cell)
-        visible = HIDDEN.sub("", original.source or "")
+        original, meta = known[name], cell_meta.nbgrader(cell)
+        visible = cell_meta.HIDDEN.sub("", original.source or "")
         if (cell.get("cell_type") != original.cell_type or not meta.get("grade")
                 or _points(meta.get("points")) != float(points[name])
-                or (original.locked and notebook.source(cell).strip() != visible.strip())):
+                or (original.locked and cell_meta.source(cell).strip() != visible.strip())):
             changed.append(name)
     missing = [name for name in known if name not in seen]
     return missing, sorted(set(changed), key=list(known).index)
@@ -77,7 +77,7 @@ def reasons(handed, flagged, expected):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading; expected: {notebook: ([GradebookCell], {grade_id: points})} from the gradebook.
+    grading; expected: {notebook: ([SourceCell], {grade_id: points})} from the gradebook.
     """
     found = _Reasons()
     if flagged:

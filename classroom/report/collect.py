@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .. import cells, course
 from . import attention, notebook
-from .model import Check, GradebookCell, Handed, Student, Summary
+from .model import Check, Handed, Student, Summary
 
 
 class ReportError(Exception):
@@ -28,14 +28,13 @@ def _gradebook_path(db_url):
 
 
 def _checks(gb_notebooks):
-    """([Check], {notebook: ([GradebookCell], {grade_id: points})}) from the gradebook's notebooks."""
+    """([Check], {notebook: ([SourceCell], {grade_id: points})}) from the gradebook's notebooks."""
     checks, expected = [], {}
     for nb in gb_notebooks:
         points = {cell.name: float(cell.max_score) for cell in nb.grade_cells}
         sources = {cell.name: cell for cell in nb.source_cells}
         answers = {cell.name for cell in nb.solution_cells}
-        expected[nb.name] = ([GradebookCell(c.name, c.cell_type, c.source or "", bool(c.locked))
-                              for c in nb.source_cells], points)
+        expected[nb.name] = (cells.source_cells_of(nb), points)
         order = [c.name for c in nb.source_cells if c.name in points] + sorted(n for n in points if n not in sources)
         for name in order:
             if name in answers:

@@ -32,15 +32,6 @@ class Check:
 
 
 @dataclass(frozen=True)
-class GradebookCell:
-    """A source cell of a notebook as the gradebook keeps it (what the grader restores a submission from)."""
-    name: str
-    cell_type: str
-    source: str
-    locked: bool
-
-
-@dataclass(frozen=True)
 class Handed:
     """What one student's files say about one notebook of the assignment (read by collect, judged by attention)."""
     notebook: str

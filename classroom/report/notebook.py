@@ -6,6 +6,8 @@ hidden tests' code cannot reach the report.
 import json
 from pathlib import Path
 
+from ..cells import grade_id, is_grade, is_solution
+
 MESSAGE_CHARS = 600  # a grader-written message longer than this is cut in the report
 
 
@@ -18,16 +20,6 @@ def read(path):
     return nb if isinstance(nb, dict) else None
 
 
-def meta(cell):
-    found = cell.get("metadata", {}).get("nbgrader") if isinstance(cell, dict) else None
-    return found if isinstance(found, dict) else {}
-
-
-def source(cell):
-    text = cell.get("source", "")
-    return "".join(text) if isinstance(text, list) else str(text)
-
-
 def cells(nb):
     found = (nb or {}).get("cells", [])
     return [cell for cell in found if isinstance(cell, dict)] if isinstance(found, list) else []
@@ -35,7 +27,7 @@ def cells(nb):
 
 def is_check(cell):
     """A grade cell that is not an answer: its output is the verdict the grader wrote."""
-    return bool(meta(cell).get("grade")) and not meta(cell).get("solution")
+    return is_grade(cell) and not is_solution(cell)
 
 
 def message(output):
@@ -50,7 +42,7 @@ def error_outputs(nb):
     for index, cell in enumerate(cells(nb)):
         if cell.get("cell_type") != "code" or not isinstance(cell.get("outputs"), list):
             continue
-        name = meta(cell).get("grade_id") or f"cell {index + 1}"
+        name = grade_id(cell) or f"cell {index + 1}"
         found += [(name, cell, out) for out in cell["outputs"]
                   if isinstance(out, dict) and out.get("output_type") == "error"]
     return found
