@@ -1,99 +1,132 @@
-"""Autograde every submission, and make sure each one ends with a recorded grade and a notebook to feed back.
+"""Autograde a class: every submission whose grading is missing or out of date, each one as a transaction.
 
-    python -m classroom.autograde ASSIGNMENT [--no-sandbox] [more nbgrader autograde options, e.g. --force]
+    python -m classroom.autograde ASSIGNMENT [--force] [--student ID] [--notebook NAME] [--wait] [--no-sandbox]
+                                  [other nbgrader options, e.g. --CourseDirectory.db_url=...]
 
-Runs `nbgrader autograde` (whose pipeline, set in nbgrader_config.py, already survives hanging, crashing and
-cheating code), then checks every submission, found where nbgrader finds it (classroom.course: the course's
-CourseDirectory, its db_url and folder names, as this command line and nbgrader_config.py set them). nbgrader skips a submission it could not process (a
-corrupt notebook file, say) and deletes its autograded copy, which would leave no feedback and, on a re-grade, the
-previous score in the gradebook. For each such submission this driver records 0 for every check (marked for manual
-review), and writes an autograded notebook that says why, so `nbgrader generate_feedback` has something to send.
-Exit status: 0 if every submission was graded normally, 1 if any needed this fallback (the summary says which),
-2 if grading refused to start: every student's code runs in a bubblewrap sandbox (classroom.sandbox), and without
-bubblewrap this driver stops with instructions unless `--no-sandbox` says, knowingly, to grade without one.
+What is graded: every submission in submitted/ (or the ones --student and --notebook select, nbgrader's own options)
+whose recorded grading does not hold any more (classroom.grading.record): never graded, handed in again, graded
+under another version of the assignment, left unfinished by a killed run, or no longer matching the gradebook.
+--force re-grades the selection anyway. Nothing outside the selection is read or written.
+How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
+(classroom.grading.staging), then committed (classroom.grading.commit): the gradebook in one transaction, then the
+autograded folder swapped in whole. A run killed at any moment leaves nothing that a later run takes for finished.
+Before any grade is touched: the configuration is checked (classroom.grading.settings), the course's lock is taken
+(classroom.grading.lock: a second run refuses, saying who holds it, or waits with --wait), and every student's code
+must run in a bubblewrap sandbox (classroom.sandbox) unless --no-sandbox says, knowingly, to grade without one.
+
+Exit status: 0 when every selected submission ends with a current grading; 1 when some could not be graded (the
+summary says which and why; fix the cause and run it again: finished work is not re-done); 2 when grading did not
+start (no sandbox, a configuration error, the course is locked, no such assignment); 130 when interrupted.
 """
-import json
+import fnmatch
 import os
-import shutil
-import subprocess
+import signal
 import sys
-from pathlib import Path
+import warnings
 
-from . import cells, course, failures, sandbox
+from . import course, intake, sandbox
+from .grading import commit, lock, names, record, settings, staging
 
-FALLBACK = ("The grader could not run this notebook ({why}), so every check below scored 0. "
-            "Your teacher has been told and will look at your submission by hand.")
-
-
-def _nbgrader(args, root):
-    bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run([str(bin_dir / "nbgrader"), *args], cwd=root, env=env).returncode
+TAG = "[classroom.autograde]"
+OWN_FLAGS = {"--no-sandbox", "--wait"}
 
 
-def check_submissions(coursedir, assignment):
-    """[(student, notebook, why)] for every submitted notebook without a usable autograded copy and grade."""
+class Interrupted(BaseException):
+    """SIGHUP or SIGTERM: stop like Ctrl-C (the submission being graded keeps its previous state)."""
+
+
+def say(message):
+    print(f"{TAG} {message}", file=sys.stderr, flush=True)
+
+
+def plan(app, gb, assignment):
+    """([(Job, why)], up-to-date student count, [(student, refusal)]) for the submissions the command selects."""
+    coursedir, force = app.coursedir, bool(app.config.BaseConverter.get("force"))
+    versions = record.versions(gb, assignment)
+    notebooks = sorted(versions, key=lambda n: (n != assignment, n))
+    selected = [n for n in notebooks if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
+    jobs, current, refused = [], 0, []
+    for student, folder in course.submitted(coursedir, assignment).items():
+        try:
+            intake.check_student_id(student)
+        except intake.BadSubmission as exc:
+            refused.append((student, str(exc)))
+            continue
+        graded = course.autograded(coursedir, student, assignment)
+        previous = record.read(graded)
+        handed = {n: names.handed_in(folder, n, [o for o in notebooks if o != n]) for n in notebooks}
+        expected = {n: (record.submission_digest(folder, handed[n][0]), versions[n]) for n in notebooks}
+        stale = record.stale_notebooks(previous, {n: (*expected[n], record.grades_digest(gb, assignment, student, n))
+                                                  for n in selected}, graded)
+        todo = selected if force else [n for n in selected if n in stale]
+        if not todo:
+            current += 1
+            continue
+        fresh = {n: (previous or {}).get(n, {}).get("submission") != expected[n][0] for n in todo}
+        job = staging.Job(coursedir.root, coursedir.course_id, assignment, student, folder, graded, todo, handed,
+                          expected, fresh, previous or {}, app.config)
+        jobs.append((job, "; ".join(f"{n}: {stale.get(n, 'asked for with --force')}" for n in todo)))
+    return jobs, current, refused
+
+
+def grade(app, assignment, jobs, work):
+    """Grade and commit every job; [(student, why)] for those the grader failed on."""
+    from nbgrader.api import Gradebook  # noqa: F401 (imported before the first submission, not during it)
+
+    coursedir = app.coursedir
+    template = os.path.join(work, "template.db")
+    commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)
+    failed = []
+    for done, (job, why) in enumerate(jobs, 1):
+        say(f"{done}/{len(jobs)} {job.student}: grading ({why})")
+        try:
+            staged = staging.stage(job, template, work, app.log)
+            try:
+                commit.commit(job, staged, coursedir.db_url)
+            except Exception as exc:
+                raise staging.grader_failure(exc, "recording the grades") from exc
+        except staging.GraderFailure as exc:
+            failed.append((job.student, str(exc)))
+            say(f"{job.student}: NOT graded: {exc}. Its previous state is kept; the next run tries again.")
+            continue
+        for name, why in staged.left_out.items():
+            say(f"{job.student}/{name}: scored 0: {why}")
+        unfinished = {n: e["why"] for n, e in staged.entries.items() if not e["complete"]}
+        for name, why in unfinished.items():
+            failed.append((job.student, f"the grader failed on {name}.ipynb ({why})"))
+            say(f"{job.student}/{name}: the grader failed ({why}); recorded 0 for now, flagged for grading by hand, "
+                "and the next run tries again")
+    return failed
+
+
+def run(app, assignment, wait):
     from nbgrader.api import Gradebook, MissingEntry
 
-    problems = []
-    with Gradebook(coursedir.db_url) as gb:
-        notebooks = [nb.name for nb in gb.find_assignment(assignment).notebooks]
-        for student, folder in course.submitted(coursedir, assignment).items():
-            graded_folder = course.autograded(coursedir, student, assignment)
-            for name in notebooks:
-                if not os.path.exists(os.path.join(folder, f"{name}.ipynb")):
-                    continue  # nbgrader itself records 0 for a notebook that was not handed in
-                if not os.path.exists(os.path.join(graded_folder, f"{name}.ipynb")) or \
-                        coursedir.get_existing_timestamp(graded_folder) != coursedir.get_existing_timestamp(folder):
-                    problems.append((student, name, "nbgrader could not process the submitted file"))
-                    continue
-                try:
-                    grades = gb.find_submission_notebook(name, assignment, student).grades
-                except MissingEntry:
-                    problems.append((student, name, "the gradebook has no record of it"))
-                    continue
-                if any(g.auto_score is None and g.manual_score is None for g in grades):
-                    problems.append((student, name, "some checks have no score"))
-    return problems
-
-
-def fallback_notebook(source_cells, why):
-    """The autograded notebook of a submission nbgrader could not process: a note, then the source notebook's
-    cells, every check failed with NOT_GRADED (nbformat as plain data)."""
-    message = FALLBACK.format(why=why)
-    notebook = [{"cell_type": "markdown", "metadata": {}, "source": f"**{message}**"}]
-    for cell in source_cells:
-        outputs = [failures.error_output(failures.NOT_GRADED, message)] if cell.is_check else []
-        notebook.append(cell.new_cell(outputs))
-    return {"cells": notebook, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                           "language": "python"}},
-            "nbformat": 4, "nbformat_minor": 4}
-
-
-def record_failure(coursedir, assignment, student, notebook, why):
-    """Record 0 for every check of this notebook and write an autograded notebook that explains it."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(coursedir.db_url) as gb:
-        gb.update_or_create_student(student)
-        timestamp = gb.update_or_create_submission(assignment, student).timestamp
-        nb = fallback_notebook(cells.source_cells(gb, notebook, assignment), why)
-        for grade in gb.find_submission_notebook(notebook, assignment, student).grades:
-            grade.auto_score = 0.0
-            grade.needs_manual_grade = True
-        gb.db.commit()
-    folder = Path(course.autograded(coursedir, student, assignment))
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{notebook}.ipynb"
-    if target.exists():
-        target.chmod(0o644)
-    target.write_text(json.dumps(nb, indent=1))
-    submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
-    for extra in submitted.iterdir():  # timestamp.txt and submission_secret.txt, which feedback release needs
-        if extra.is_file() and extra.suffix != ".ipynb":
-            shutil.copy(extra, folder / extra.name)
-    if not (folder / "timestamp.txt").exists() and timestamp is not None:
-        (folder / "timestamp.txt").write_text(str(timestamp))
+    coursedir = app.coursedir
+    work = os.path.join(coursedir.root, ".grading")
+    with lock.hold(work, wait=wait, tell=say):
+        staging_dir = os.path.join(work, "staging")
+        commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
+        os.makedirs(staging_dir, exist_ok=True)
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            try:
+                gb.find_assignment(assignment)
+            except MissingEntry:
+                say(f"the gradebook has no assignment {assignment!r}: run `make release` (nbgrader "
+                    "generate_assignment) first")
+                return 2
+            jobs, current, refused = plan(app, gb, assignment)
+        for student, why in refused:
+            say(f"{student}: refused, not graded: {why}")
+        failed = grade(app, assignment, jobs, staging_dir) if jobs else []
+        commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
+    say(f"{len(jobs) - len({s for s, _ in failed})} graded now, {current} already up to date, "
+        f"{len({s for s, _ in failed})} failed, {len(refused)} refused")
+    if failed or refused:
+        say("Not every submission has a current grade: fix what is said above and run `make autograde` again "
+            "(what is finished is not graded twice).")
+        return 1
+    return 0
 
 
 def main(argv=None):
@@ -101,27 +134,38 @@ def main(argv=None):
     if not argv or argv[0].startswith("-"):
         print(__doc__)
         return 2
-    assignment, extra = argv[0], argv[1:]
-    if "--no-sandbox" in extra:
-        extra = [a for a in extra if a != "--no-sandbox"] + ["--Sandbox.enabled=False"]
-        print("[classroom.autograde] --no-sandbox: grading WITHOUT the sandbox; every student's code runs with your "
-              "rights", file=sys.stderr)
+    assignment, extra = argv[0], [a for a in argv[1:] if a not in OWN_FLAGS]
+    if "--no-sandbox" in argv:
+        extra.append("--Sandbox.enabled=False")
+        say("--no-sandbox: grading WITHOUT the sandbox; every student's code runs with your rights")
     elif sandbox.bwrap_path() is None:
-        print(f"[classroom.autograde] {sandbox.MISSING}", file=sys.stderr)
+        say(sandbox.MISSING)
         return 2
-    coursedir = course.course_directory([assignment, *extra])
-    status = _nbgrader(["autograde", assignment, *extra], Path.cwd())
-    problems = check_submissions(coursedir, assignment)
-    for student, notebook, why in problems:
-        print(f"[classroom.autograde] {student}/{notebook}: {why}; recorded 0 for every check and wrote an "
-              "explanation for the feedback", file=sys.stderr)
-        record_failure(coursedir, assignment, student, notebook, why)
+    from sqlalchemy.exc import SAWarning
+    warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader's own use of SQLAlchemy; not ours to fix
+    app = course.course_app([assignment, *extra])
+    problems = settings.problems(app.config)
     if problems:
-        return 1
-    if status != 0:
-        print(f"[classroom.autograde] nbgrader autograde exited with status {status}, yet every submission has a "
-              "grade: see its log above", file=sys.stderr)
-    return 0
+        say("the grading configuration has problems, so nothing was graded:")
+        for problem in problems:
+            say(f"  - {problem}")
+        say("Fix them in nbgrader_config.py (or on the command line) and run this again.")
+        return 2
+
+    def stop(signum, frame):
+        raise Interrupted(signal.Signals(signum).name)
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, stop)
+    try:
+        return run(app, assignment, "--wait" in argv)
+    except lock.Busy as exc:
+        say(str(exc))
+        return 2
+    except (KeyboardInterrupt, Interrupted) as exc:
+        say(f"interrupted ({type(exc).__name__} {exc}): the submission being graded keeps its previous state; run "
+            "`make autograde` again to finish")
+        return 130
 
 
 if __name__ == "__main__":

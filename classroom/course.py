@@ -10,8 +10,9 @@ import os
 import re
 
 
-def course_directory(argv=(), root=None):
-    """nbgrader's CourseDirectory for `nbgrader autograde ARGV` run in `root` (default: the current directory)."""
+def course_app(argv=(), root=None):
+    """nbgrader's autograde application for ARGV run in `root` (default: the current directory), configured (its
+    `config`, `coursedir`, the converter's options such as --force) but not started."""
     from nbgrader.apps.autogradeapp import AutogradeApp
 
     class Reader(AutogradeApp):
@@ -20,7 +21,12 @@ def course_directory(argv=(), root=None):
 
     app = Reader()
     app.initialize(list(argv), root=os.path.abspath(root) if root else "")
-    return app.coursedir
+    return app
+
+
+def course_directory(argv=(), root=None):
+    """nbgrader's CourseDirectory for `nbgrader autograde ARGV` run in `root` (default: the current directory)."""
+    return course_app(argv, root).coursedir
 
 
 def submitted(coursedir, assignment):

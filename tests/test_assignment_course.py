@@ -1,6 +1,6 @@
 """classroom.autograde finds a course's files where nbgrader_config.py puts them: a gradebook kept elsewhere
-(CourseDirectory.db_url) and a renamed submissions folder are obeyed by its fallback for a file nbgrader could not
-process, which must record its zeros in that gradebook and write its explanation where feedback will look."""
+(CourseDirectory.db_url) and a renamed submissions folder are obeyed, also for a file that is not a notebook, whose
+zeros must be recorded in that gradebook and its explanation written where feedback will look."""
 import pytest
 from nbgrader.api import Gradebook
 
@@ -21,7 +21,8 @@ def test_autograde_uses_the_gradebook_and_folders_the_course_configures(tmp_path
 
     result = course.autograde(place)
 
-    assert result.returncode == 1 and "erin/score_gradient" in result.stderr, result.stderr[-3000:]
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "erin/score_gradient: scored 0: the file you handed in is not a readable notebook" in result.stderr
     assert elsewhere.exists() and not (place / "gradebook.db").exists()
     with Gradebook(f"sqlite:///{elsewhere}") as gb:
         grades = gb.find_submission_notebook(course.ASSIGNMENT, course.ASSIGNMENT, "erin").grades

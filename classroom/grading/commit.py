@@ -1,0 +1,146 @@
+"""The second half of the transaction: what one staged grading changes in the course, in an order that a kill at any
+point leaves either the previous complete state or one the next run sees as unfinished.
+
+  1. the gradebook: the submission's timestamp, every score, comment and late penalty of the graded notebooks, in
+     one database transaction (manual scores and comments of work that was replaced are cleared with it);
+  2. the record (classroom.grading.record) written into the staged folder, with a digest of the scores of step 1;
+  3. the staged folder swapped in for the student's autograded folder (rename the old one aside, rename the new one
+     in, delete the old one).
+A kill between 1 and 3 leaves the old folder, whose record no longer matches the gradebook: the next run re-grades.
+Also here: the template gradebook a staging starts from, and removing what killed runs left behind.
+"""
+import glob
+import os
+import shutil
+
+from . import record
+
+PREFIX = ".replaced-"  # an autograded folder set aside during a swap
+
+
+def make_template(db_url, course_id, assignment, path):
+    """An SQLite gradebook at `path` holding the assignment only: notebooks, cells, points, sources, due date."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url, course_id) as main, Gradebook(f"sqlite:///{path}", course_id) as template:
+        found = main.find_assignment(assignment)
+        template.add_assignment(found.name, duedate=found.duedate)
+        for nb in found.notebooks:
+            template.add_notebook(nb.name, found.name, kernelspec=nb.kernelspec)
+            where = (nb.name, found.name)
+            for cell in nb.grade_cells:
+                template.add_grade_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
+            for cell in nb.solution_cells:
+                template.add_solution_cell(cell.name, *where)
+            for cell in nb.task_cells:
+                template.add_task_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
+            for cell in nb.source_cells:
+                template.add_source_cell(cell.name, *where, cell_type=cell.cell_type, locked=cell.locked,
+                                         source=cell.source, checksum=cell.checksum)
+
+
+def _staged_values(job, staged):
+    """Everything the staged gradebook holds for the graded notebooks, as plain values."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{staged.gradebook}", job.course_id) as gb:
+        submission = gb.find_submission(job.assignment, job.student)
+        values = {"timestamp": submission.timestamp, "notebooks": {}}
+        for name in job.notebooks:
+            nb = gb.find_submission_notebook(name, job.assignment, job.student)
+            values["notebooks"][name] = {
+                "penalty": nb.late_submission_penalty,
+                "grades": {g.name: (g.auto_score, g.needs_manual_grade) for g in nb.grades},
+                "comments": {c.name: c.auto_comment for c in nb.comments}}
+    return values
+
+
+def _write_gradebook(job, values, db_url):
+    """Step 1, one transaction; returns {notebook: grades digest} as the gradebook now holds them."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(db_url, job.course_id) as gb:
+        try:
+            gb.find_student(job.student)
+        except MissingEntry:
+            gb.add_student(job.student)
+        try:
+            submission = gb.find_submission(job.assignment, job.student)
+        except MissingEntry:  # a new submission starts with no scores at all: still "not graded" if we stop here
+            submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
+        try:
+            submission.timestamp = values["timestamp"]
+            for name in job.notebooks:
+                staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
+                nb = gb.find_submission_notebook(name, job.assignment, job.student)
+                nb.late_submission_penalty = staged["penalty"]
+                for grade in nb.grades:
+                    grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
+                    if fresh:
+                        grade.manual_score = grade.extra_credit = None
+                for comment in nb.comments:
+                    comment.auto_comment = staged["comments"].get(comment.name)
+                    if fresh:
+                        comment.manual_comment = None
+            gb.db.commit()
+        except BaseException:
+            gb.db.rollback()
+            raise
+        return {name: record.grades_digest(gb, job.assignment, job.student, name) for name in job.notebooks}
+
+
+def _swap(staged_folder, graded_folder):
+    """Step 3: the staged folder takes the place of the student's autograded folder."""
+    parent = os.path.dirname(graded_folder)
+    os.makedirs(parent, exist_ok=True)
+    incoming = os.path.join(parent, f".incoming-{os.path.basename(graded_folder)}-{os.getpid()}")
+    try:
+        os.rename(staged_folder, incoming)
+    except OSError:  # another file system: copy next to the target first, so the final step is still a rename
+        shutil.copytree(staged_folder, incoming)
+    aside = os.path.join(parent, f"{PREFIX}{os.path.basename(graded_folder)}-{os.getpid()}")
+    if os.path.lexists(graded_folder):
+        os.rename(graded_folder, aside)
+    os.rename(incoming, graded_folder)
+    _remove(aside)
+
+
+def _remove(path):
+    from nbgrader.utils import rmtree  # nbgrader's rmtree makes read-only folders writable first
+
+    if os.path.isdir(path) and not os.path.islink(path):
+        rmtree(path)
+    elif os.path.lexists(path):
+        os.remove(path)
+
+
+def commit(job, staged, db_url):
+    """Make the staged grading the course's: gradebook, record, autograded folder (in that order)."""
+    values = _staged_values(job, staged)
+    digests = _write_gradebook(job, values, db_url)
+    entries = {name: entry for name, entry in (job.previous or {}).items() if name not in job.notebooks}
+    for name in job.notebooks:
+        entries[name] = dict(staged.entries[name], grades=digests[name])
+    for name in entries:  # a notebook graded another time keeps its autograded copy
+        kept = os.path.join(job.graded, f"{name}.ipynb")
+        if name not in job.notebooks and os.path.isfile(kept):
+            shutil.copyfile(kept, os.path.join(staged.folder, f"{name}.ipynb"))
+    record.write(staged.folder, entries)
+    _swap(staged.folder, job.graded)
+    shutil.rmtree(staged.area, ignore_errors=True)
+
+
+def clean_leftovers(work, autograded_pattern):
+    """Remove what killed runs left: staging areas under `work`, and folders set aside or half moved in a swap
+    (`autograded_pattern` is the glob of one assignment's autograded folders)."""
+    if os.path.isdir(work):
+        for entry in os.listdir(work):
+            _remove(os.path.join(work, entry))
+    for folder in glob.glob(autograded_pattern):
+        parent, name = os.path.split(folder)
+        for left in glob.glob(os.path.join(parent, f"{PREFIX}{name}-*")) + \
+                glob.glob(os.path.join(parent, f".incoming-{name}-*")):
+            _remove(left)
+    pattern_parent = os.path.dirname(autograded_pattern)
+    for left in glob.glob(os.path.join(pattern_parent, f".incoming-{os.path.basename(autograded_pattern)}-*")):
+        _remove(left)

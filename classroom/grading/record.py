@@ -1,0 +1,126 @@
+"""The record of a finished grading, kept beside the autograded notebooks, and the test of whether it still holds.
+
+A grading writes RECORD (a small JSON file) into the autograded folder it commits. For every notebook it lists:
+  submission  a digest of what was graded: the handed-in file's bytes and the submission's timestamp.txt;
+  version     a digest of what graded it: the gradebook's grade cells (points, type, source, hidden tests
+              included) and the assignment's due date, which decides late penalties;
+  grades      a digest of the scores it wrote into the gradebook (with the submission's timestamp);
+  complete    False when the grader itself failed (the record then says why), so the next run tries again.
+`stale_notebooks` compares a record with the submitted folder, the gradebook and the autograded files, and names
+every notebook whose grading no longer holds, with the reason. The file name starts with a dot and is listed in
+CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it into feedback/ nor takes one from a student.
+"""
+import hashlib
+import json
+import os
+import stat
+
+RECORD = ".classroom-grading.json"
+FORMAT = 1
+
+
+def _digest(parts):
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else repr(part).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _read_regular(path):
+    """The bytes of a regular file (never through a symlink), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        return file.read() if stat.S_ISREG(os.fstat(fd).st_mode) else None
+
+
+def submission_digest(folder, filename):
+    """What was handed in for one notebook: its file (None if absent) and the submission's timestamp."""
+    return _digest([filename, _read_regular(os.path.join(folder, filename)) if filename else None,
+                    _read_regular(os.path.join(folder, "timestamp.txt"))])
+
+
+def version(gb_assignment, gb_notebook):
+    """The version of one notebook of the assignment that grading depends on (see the module docstring)."""
+    sources = {cell.name: cell for cell in gb_notebook.source_cells}
+    parts = [str(gb_assignment.duedate)]
+    for cell in sorted(gb_notebook.grade_cells, key=lambda c: c.name):
+        source = sources.get(cell.name)
+        parts.append((cell.name, float(cell.max_score), cell.cell_type, source.source if source else None))
+    return _digest(parts)
+
+
+def versions(gb, assignment):
+    """{notebook: version} of every notebook of `assignment` in the gradebook."""
+    found = gb.find_assignment(assignment)
+    return {nb.name: version(found, nb) for nb in found.notebooks}
+
+
+def grades_digest(gb, assignment, student, notebook):
+    """The automatic scores the gradebook holds for one submitted notebook, or None if it holds none or any check
+    has no score at all."""
+    from nbgrader.api import MissingEntry
+    try:
+        submitted = gb.find_submission_notebook(notebook, assignment, student)
+    except MissingEntry:
+        return None
+    grades = sorted(submitted.grades, key=lambda g: g.name)
+    if not grades or any(g.auto_score is None and g.manual_score is None for g in grades):
+        return None
+    return _digest([str(submitted.assignment.timestamp)] + [(g.name, g.auto_score) for g in grades])
+
+
+def read(folder):
+    """The record in an autograded folder: {notebook: entry}, {} if there is none, None if it is unreadable."""
+    path = os.path.join(folder, RECORD)
+    if not os.path.lexists(path):
+        return {}
+    try:
+        data = json.loads(_read_regular(path) or b"")
+        return data["notebooks"] if data.get("format") == FORMAT and isinstance(data["notebooks"], dict) else None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def write(folder, notebooks):
+    """Write the record {notebook: entry} into `folder` (written whole, then renamed into place)."""
+    path = os.path.join(folder, RECORD)
+    with open(path + ".part", "w") as file:
+        json.dump({"format": FORMAT, "notebooks": notebooks}, file, indent=1, sort_keys=True)
+        file.flush()
+        os.fsync(file.fileno())
+    os.replace(path + ".part", path)
+
+
+def entry(submission, version_, grades, complete=True, why=None, handed_as=None):
+    """One notebook's line in the record."""
+    return {"submission": submission, "version": version_, "grades": grades, "complete": complete, "why": why,
+            "handed_as": handed_as}
+
+
+def stale_notebooks(recorded, expected, graded_folder):
+    """{notebook: why} for every notebook whose recorded grading no longer holds.
+
+    recorded: read(graded_folder); expected: {notebook: (submission digest, version, grades digest or None)}.
+    """
+    if recorded is None:
+        return {name: "its grading record is damaged" for name in expected}
+    stale = {}
+    for name, (submission, version_, grades) in expected.items():
+        entry_ = recorded.get(name)
+        if not isinstance(entry_, dict):
+            stale[name] = "it has not been graded (or its grading did not finish)"
+        elif not entry_.get("complete"):
+            stale[name] = f"its last grading did not finish ({entry_.get('why') or 'no reason recorded'})"
+        elif entry_.get("submission") != submission:
+            stale[name] = "it was handed in again after it was graded"
+        elif entry_.get("version") != version_:
+            stale[name] = "the assignment (its checks, points or due date) changed after it was graded"
+        elif grades is None or entry_.get("grades") != grades:
+            stale[name] = "the gradebook no longer holds the grades this grading wrote"
+        elif not os.path.isfile(os.path.join(graded_folder, f"{name}.ipynb")):
+            stale[name] = "its autograded notebook is missing"
+    return stale

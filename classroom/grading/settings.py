@@ -1,0 +1,77 @@
+"""Check the grading configuration before any grade is touched: a typo must stop the run, not grade a class wrongly.
+
+nbgrader (through traitlets) only warns about an option it does not know, and finds a plugin that cannot be imported
+only when the first submission reaches it. `problems(config)` looks first: every section names a known class, every
+option is one that class has, every value is one it accepts, and every preprocessor and plugin of the autograde and
+feedback pipelines can be imported and built. Each problem is one sentence saying what to fix.
+"""
+import difflib
+
+from traitlets import TraitError
+from traitlets.config import Config
+from traitlets.config.configurable import Configurable
+from traitlets.utils.importstring import import_item
+
+PIPELINES = [("Autograde", "sanitize_preprocessors"), ("Autograde", "autograde_preprocessors"),
+             ("GenerateFeedback", "preprocessors")]
+
+
+def _configurables():
+    import nbgrader.apps  # noqa: F401 (imports every nbgrader class that reads configuration)
+    import nbgrader.exchange  # noqa: F401
+    import nbgrader.plugins  # noqa: F401
+    seen, todo = {}, [Configurable]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub.__name__ not in seen:
+                seen[sub.__name__] = sub
+                todo.append(sub)
+    return seen
+
+
+def _suggest(word, choices):
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def _pipeline_classes(config, known, found):
+    classes = []
+    for section, option in PIPELINES:
+        default = known[section].class_traits()[option].default() if section in known else []
+        for item in config[section][option] if option in config.get(section, {}) else default:
+            if not isinstance(item, str):
+                classes.append(item)
+                continue
+            try:
+                classes.append(import_item(item))
+            except Exception as exc:  # ImportError, AttributeError, or an error inside the module
+                found.append(f"`c.{section}.{option}` lists `{item}`, which cannot be imported ({exc})")
+    return classes
+
+
+def problems(config):
+    """[sentence] describing every problem of `config` (a traitlets Config, as nbgrader loaded it)."""
+    found = []
+    classes = _pipeline_classes(config, _configurables(), found)
+    known = _configurables()  # again: the pipeline's own classes are imported now
+    for section in sorted(k for k in config if k[:1].isupper() and isinstance(config[k], Config) and config[k]):
+        cls = known.get(section)
+        if cls is None:
+            hint = _suggest(section, known)
+            if hint:  # a section for some other program would have no close nbgrader name
+                found.append(f"the configuration sets options of `{section}`, which no grading class has{hint}")
+            continue
+        options = set(cls.class_trait_names(config=True))
+        for option in sorted(config[section]):
+            if option not in options:
+                found.append(f"`c.{section}.{option}` is not an option of {section}{_suggest(option, options)}")
+    for cls in classes:
+        try:
+            instance = cls(config=config)
+            plugin = getattr(instance, "plugin_class", None)
+            if isinstance(plugin, type):
+                plugin(config=config)
+        except (TraitError, ValueError, TypeError, ImportError) as exc:
+            found.append(f"{cls.__name__} rejects its configuration: {exc}")
+    return found

@@ -1,0 +1,221 @@
+"""Grade one submission in a private staging area, touching nothing of the course: the first half of the transaction.
+
+`stage(job)` makes a safe copy of the submitted folder (classroom.intake: regular files only), puts a renamed
+notebook under the name the assignment expects (classroom.grading.names), sets aside a file that is not a readable
+notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a staging
+autograded folder and a staging gradebook (a copy of a template holding only the assignment). What nbgrader does
+not grade gets an explanation notebook, so the feedback always says what happened.
+
+Two kinds of failure are told apart:
+  GraderFailure  the machine or the grader's set-up failed (disk full, a database error, no sandbox): nothing is
+                 recorded, the submission keeps its previous state, and the run ends non-zero;
+  a failure inside the pipeline on this notebook (an exception nbgrader reports while converting it): 0 is staged,
+                 flagged for grading by hand, with a feedback page that blames the grader, not the student; the
+                 record marks it incomplete, so every later run tries again.
+"""
+import copy
+import errno
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+import nbformat
+
+from .. import cells, failures, intake
+from . import record
+
+NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
+           "has been told and will grade it by hand.")
+
+
+class GraderFailure(Exception):
+    """The grader itself failed on a submission; nothing was recorded. str() says the cause."""
+
+
+@dataclass
+class Job:
+    """One student's submission to grade: which notebooks, and what their record will say was graded."""
+    root: str
+    course_id: str
+    assignment: str
+    student: str
+    submitted: str            # the student's folder in submitted/ (read through classroom.intake only)
+    graded: str               # the student's folder in autograded/ (replaced whole at commit)
+    notebooks: list           # the notebooks to grade now
+    handed: dict              # {notebook: (file name or None, note or None)} from classroom.grading.names
+    expected: dict            # {notebook: (submission digest, version)}
+    fresh: dict               # {notebook: True if the graded work differs from what was graded before}
+    previous: dict            # the folder's current record (kept for the notebooks not graded now)
+    config: object = None     # the course's traitlets Config (nbgrader_config.py and the command line)
+
+
+@dataclass
+class Staged:
+    area: str
+    folder: str
+    gradebook: str
+    entries: dict = field(default_factory=dict)   # {notebook: record entry without the grades digest}
+    incomplete: dict = field(default_factory=dict)  # {notebook: why the pipeline failed on it}
+    left_out: dict = field(default_factory=dict)    # {notebook: why it was not graded (not handed in, unreadable)}
+    dropped: list = field(default_factory=list)   # [(file, why)] left out of the copy
+
+
+def disk_full(exc):
+    """True if `exc` (or what caused it) says the disk, or the user's quota, is full."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if "disk is full" in str(exc) or "No space left" in str(exc):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def grader_failure(exc, doing):
+    if disk_full(exc):
+        return GraderFailure(f"the disk is full ({doing}); free some space and run `make autograde` again")
+    return GraderFailure(f"{doing} failed: {type(exc).__name__}: {str(exc)[:300]}")
+
+
+def _autograde(job, area, gradebook, log):
+    """Run nbgrader's Autograde converter on the staged submission; {notebook: error} for notebooks it failed on."""
+    from nbgrader.converters import Autograde
+    from nbgrader.converters.base import NbGraderException
+    from nbgrader.coursedir import CourseDirectory
+
+    class Recording(Autograde):
+        """nbgrader's converter, remembering the exception behind a failure (nbgrader only logs it)."""
+        failure = None
+
+        def init_assignment(self, assignment_id, student_id):
+            try:
+                super().init_assignment(assignment_id, student_id)
+            except Exception as exc:
+                Recording.failure = exc
+                raise
+
+        def convert_single_notebook(self, notebook_filename):
+            try:
+                super().convert_single_notebook(notebook_filename)
+            except Exception as exc:
+                Recording.failure = exc
+                raise
+
+    config = copy.deepcopy(job.config)
+    config.CourseDirectory.update(root=job.root, submitted_directory=os.path.join(area, "submitted"),
+                                  autograded_directory=os.path.join(area, "autograded"),
+                                  db_url=f"sqlite:///{gradebook}", student_id=job.student,
+                                  assignment_id=job.assignment, notebook_id="*")
+    config.Autograde.update(force=True, create_student=True)
+    converter = Recording(coursedir=CourseDirectory(config=config), config=config, log=log)
+    try:
+        converter.start()
+    except NbGraderException:
+        exc = Recording.failure
+        if exc is None or disk_full(exc) or isinstance(exc, (OSError, MemoryError)) or \
+                type(exc).__module__.startswith("sqlalchemy"):
+            raise grader_failure(exc or RuntimeError("see the log above"), "grading") from exc
+        return {name: f"{type(exc).__name__}: {str(exc)[:200]}" for name in job.notebooks}
+    return {}
+
+
+def _set_aside(job, staged_submission):
+    """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded."""
+    left_out = {}
+    for name in job.notebooks:
+        filename, note = job.handed[name]
+        target = os.path.join(staged_submission, f"{name}.ipynb")
+        source = os.path.join(staged_submission, filename) if filename else None
+        if source is None or not os.path.isfile(source):
+            left_out[name] = note or f"`{name}.ipynb` was not handed in"
+            continue
+        if source != target:
+            os.replace(source, target)
+        try:
+            nbformat.validate(nbformat.read(target, as_version=nbformat.NO_CONVERT))
+        except Exception as exc:  # not JSON, not a notebook, an nbformat it cannot read
+            left_out[name] = f"the file you handed in is not a readable notebook ({type(exc).__name__})"
+            os.remove(target)
+    for name in set(job.handed) - set(job.notebooks):  # graded another time: not in this staging
+        filename = job.handed[name][0]
+        if filename and os.path.isfile(os.path.join(staged_submission, filename)):
+            os.remove(os.path.join(staged_submission, filename))
+    return left_out
+
+
+def _explain(folder, gb, job, name, why, kind_message):
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": f"**{kind_message}**"}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 4}
+    for cell in cells.source_cells(gb, name, job.assignment):
+        outputs = [failures.error_output(failures.NOT_GRADED, kind_message)] if cell.is_check else []
+        nb["cells"].append(cell.new_cell(outputs))
+    nbformat.write(nbformat.from_dict(nb), os.path.join(folder, f"{name}.ipynb"))
+
+
+def _note(path, lines):
+    """Put a note for the student at the top of an autograded notebook."""
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell("**Note from the grader.** " + " ".join(lines)))
+    nbformat.write(nb, path)
+
+
+def _fill_gradebook(job, gb, left_out, failed, timestamp):
+    """Scores for what nbgrader did not grade: 0, flagged for a look by hand unless simply not handed in."""
+    gb.update_or_create_student(job.student)
+    gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
+    for name in job.notebooks:
+        if name in left_out or name in failed:
+            by_hand = name in failed or job.handed[name][0] is not None
+            for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades:
+                grade.auto_score, grade.needs_manual_grade = 0.0, by_hand
+    gb.db.commit()
+
+
+def stage(job, template, work, log):
+    """Grade `job` into a fresh staging area under `work`; returns Staged. Raises GraderFailure."""
+    from nbgrader.api import Gradebook
+    from nbgrader.coursedir import CourseDirectory
+
+    area = tempfile.mkdtemp(prefix=f"{job.student}-", dir=work)
+    try:
+        submission = os.path.join(area, "submitted", job.student, job.assignment)
+        folder = os.path.join(area, "autograded", job.student, job.assignment)
+        gradebook = os.path.join(area, "gradebook.db")
+        os.makedirs(submission)
+        staged = Staged(area, folder, gradebook)
+        staged.dropped = intake.copy_submission(job.submitted, submission)
+        left_out = staged.left_out = _set_aside(job, submission)
+        shutil.copyfile(template, gradebook)
+        if set(job.notebooks) - set(left_out):
+            staged.incomplete = _autograde(job, area, gradebook, log)
+        os.makedirs(folder, exist_ok=True)
+        for extra in ("timestamp.txt", "submission_secret.txt"):  # feedback release needs them
+            if os.path.isfile(os.path.join(submission, extra)) and not os.path.exists(os.path.join(folder, extra)):
+                shutil.copyfile(os.path.join(submission, extra), os.path.join(folder, extra))
+        timestamp = CourseDirectory().get_existing_timestamp(submission)
+        with Gradebook(f"sqlite:///{gradebook}", job.course_id) as gb:
+            _fill_gradebook(job, gb, left_out, staged.incomplete, timestamp)
+            for name, why in {**left_out, **staged.incomplete}.items():
+                message = NOT_RUN.format(why=why) if name in staged.incomplete else why
+                _explain(folder, gb, job, name, why, message)
+        for name in job.notebooks:
+            filename, note = job.handed[name]
+            notes = [note] if note and name not in left_out else []
+            if staged.dropped and name == job.notebooks[0]:
+                notes.append("These files of your submission were left out: " + "; ".join(
+                    f"`{file}` ({why})" for file, why in staged.dropped[:10]) + ".")
+            if notes:
+                _note(os.path.join(folder, f"{name}.ipynb"), notes)
+            submission_digest, version = job.expected[name]
+            staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in
+                                                staged.incomplete, why=staged.incomplete.get(name),
+                                                handed_as=filename)
+        return staged
+    except GraderFailure:
+        shutil.rmtree(area, ignore_errors=True)
+        raise
+    except Exception as exc:
+        shutil.rmtree(area, ignore_errors=True)
+        raise grader_failure(exc, "staging the submission") from exc
