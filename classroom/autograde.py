@@ -25,7 +25,7 @@ import sys
 import warnings
 
 from . import course, intake, sandbox
-from .grading import commit, lock, names, record, settings, staging
+from .grading import commit, lock, record, settings, staging
 
 TAG = "[classroom.autograde]"
 OWN_FLAGS = {"--no-sandbox", "--wait"}
@@ -43,8 +43,7 @@ def plan(app, gb, assignment):
     """([(Job, why)], up-to-date student count, [(student, refusal)]) for the submissions the command selects."""
     coursedir, force = app.coursedir, bool(app.config.BaseConverter.get("force"))
     versions = record.versions(gb, assignment)
-    notebooks = sorted(versions, key=lambda n: (n != assignment, n))
-    selected = [n for n in notebooks if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
+    selected = [n for n in versions if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
     jobs, current, refused = [], 0, []
     for student, folder in course.submitted(coursedir, assignment).items():
         try:
@@ -52,20 +51,16 @@ def plan(app, gb, assignment):
         except intake.BadSubmission as exc:
             refused.append((student, str(exc)))
             continue
-        graded = course.autograded(coursedir, student, assignment)
-        previous = record.read(graded)
-        handed = {n: names.handed_in(folder, n, [o for o in notebooks if o != n]) for n in notebooks}
-        expected = {n: (record.submission_digest(folder, handed[n][0]), versions[n]) for n in notebooks}
-        stale = record.stale_notebooks(previous, {n: (*expected[n], record.grades_digest(gb, assignment, student, n))
-                                                  for n in selected}, graded)
-        todo = selected if force else [n for n in selected if n in stale]
+        state = record.inspect(gb, versions, assignment, student, folder,
+                               course.autograded(coursedir, student, assignment), selected)
+        todo = selected if force else [n for n in selected if n in state.stale]
         if not todo:
             current += 1
             continue
-        fresh = {n: (previous or {}).get(n, {}).get("submission") != expected[n][0] for n in todo}
-        job = staging.Job(coursedir.root, coursedir.course_id, assignment, student, folder, graded, todo, handed,
-                          expected, fresh, previous or {}, app.config)
-        jobs.append((job, "; ".join(f"{n}: {stale.get(n, 'asked for with --force')}" for n in todo)))
+        fresh = {n: state.previous.get(n, {}).get("submission") != state.expected[n][0] for n in todo}
+        job = staging.Job(coursedir.root, coursedir.course_id, assignment, student, folder, state.graded, todo,
+                          state.handed, state.expected, fresh, state.previous, app.config)
+        jobs.append((job, "; ".join(f"{n}: {state.stale.get(n, 'asked for with --force')}" for n in todo)))
     return jobs, current, refused
 
 

@@ -14,6 +14,9 @@ import hashlib
 import json
 import os
 import stat
+from dataclasses import dataclass
+
+from . import names
 
 RECORD = ".classroom-grading.json"
 FORMAT = 1
@@ -54,9 +57,10 @@ def version(gb_assignment, gb_notebook):
 
 
 def versions(gb, assignment):
-    """{notebook: version} of every notebook of `assignment` in the gradebook."""
+    """{notebook: version} of every notebook of `assignment` in the gradebook, its own notebook first."""
     found = gb.find_assignment(assignment)
-    return {nb.name: version(found, nb) for nb in found.notebooks}
+    return {nb.name: version(found, nb) for nb in sorted(found.notebooks, key=lambda nb: (nb.name != assignment,
+                                                                                         nb.name))}
 
 
 def grades_digest(gb, assignment, student, notebook):
@@ -124,3 +128,25 @@ def stale_notebooks(recorded, expected, graded_folder):
         elif not os.path.isfile(os.path.join(graded_folder, f"{name}.ipynb")):
             stale[name] = "its autograded notebook is missing"
     return stale
+
+
+@dataclass
+class State:
+    """Where one student's submission stands (see `inspect`)."""
+    folder: str       # in submitted/
+    graded: str       # in autograded/
+    handed: dict      # {notebook: (file name or None, note or None)} (classroom.grading.names)
+    expected: dict    # {notebook: (submission digest, version)}
+    stale: dict       # {notebook: why its grading does not hold}, for the notebooks asked about
+    previous: dict    # the record in the autograded folder ({} if none or unreadable)
+
+
+def inspect(gb, versions, assignment, student, folder, graded, notebooks=None):
+    """The State of one submission against the gradebook `gb` and the assignment's `versions` ({notebook: version},
+    the assignment's own notebook first); `notebooks` limits which are judged (default: all)."""
+    order = list(versions)
+    handed = {n: names.handed_in(folder, n, [o for o in order if o != n]) for n in order}
+    expected = {n: (submission_digest(folder, handed[n][0]), versions[n]) for n in order}
+    previous = read(graded)
+    judged = {n: (*expected[n], grades_digest(gb, assignment, student, n)) for n in (notebooks or order)}
+    return State(folder, graded, handed, expected, stale_notebooks(previous, judged, graded), previous or {})

@@ -120,6 +120,22 @@ def _autograde(job, area, gradebook, log):
     return {}
 
 
+def _timestamp(staged_submission):
+    """The submission's time from its timestamp.txt; one that cannot be read is removed (nbgrader would stop on it)
+    and the submission counts as on time."""
+    from nbgrader.utils import parse_utc
+
+    path = os.path.join(staged_submission, "timestamp.txt")
+    try:
+        with open(path) as file:
+            return parse_utc(file.read().strip())
+    except FileNotFoundError:
+        return None
+    except (ValueError, OverflowError, UnicodeDecodeError, OSError):
+        os.remove(path)
+        return None
+
+
 def _set_aside(job, staged_submission):
     """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded."""
     left_out = {}
@@ -176,7 +192,6 @@ def _fill_gradebook(job, gb, left_out, failed, timestamp):
 def stage(job, template, work, log):
     """Grade `job` into a fresh staging area under `work`; returns Staged. Raises GraderFailure."""
     from nbgrader.api import Gradebook
-    from nbgrader.coursedir import CourseDirectory
 
     area = tempfile.mkdtemp(prefix=f"{job.student}-", dir=work)
     try:
@@ -187,6 +202,7 @@ def stage(job, template, work, log):
         staged = Staged(area, folder, gradebook)
         staged.dropped = intake.copy_submission(job.submitted, submission)
         left_out = staged.left_out = _set_aside(job, submission)
+        timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
         if set(job.notebooks) - set(left_out):
             staged.incomplete = _autograde(job, area, gradebook, log)
@@ -194,7 +210,6 @@ def stage(job, template, work, log):
         for extra in ("timestamp.txt", "submission_secret.txt"):  # feedback release needs them
             if os.path.isfile(os.path.join(submission, extra)) and not os.path.exists(os.path.join(folder, extra)):
                 shutil.copyfile(os.path.join(submission, extra), os.path.join(folder, extra))
-        timestamp = CourseDirectory().get_existing_timestamp(submission)
         with Gradebook(f"sqlite:///{gradebook}", job.course_id) as gb:
             _fill_gradebook(job, gb, left_out, staged.incomplete, timestamp)
             for name, why in {**left_out, **staged.incomplete}.items():

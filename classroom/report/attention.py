@@ -5,12 +5,16 @@
   * the grader recorded a failure of a kind that failures.ATTENTION lists (timed out, crashed, ran out of memory,
     output cut, could not be run): the kind is the error output's `ename` (see `kind`, the one place that reads it);
   * the submitted notebook lacks grade cells, or has them changed (type, points, locked source) or duplicated: the
-    grader put them back from the gradebook. This is the comparison RepairGradeCells makes, redone from submitted/
-    and the gradebook, so it does not depend on keeping the autograde log;
-  * a notebook was not handed in, is not a notebook, has no autograded copy or was handed in again after grading.
+    grader put them back from the gradebook (a cell exactly as an earlier release issued it, before the assignment
+    was changed, is no change). This is the comparison RepairGradeCells makes, redone from submitted/ and the
+    gradebook, so it does not depend on keeping the autograde log;
+  * a notebook was not handed in, is not a notebook, has no autograded copy, or its grading no longer holds
+    (classroom.grading.record: handed in again, the assignment changed, a grading left unfinished);
+  * the work was handed in after the due date (with the late penalty nbgrader applied).
 
-A student can only add reasons to their own row (their own cell may raise an exception named like a kind); nothing
-a student writes can remove one.
+A student can only add reasons to their own row (their own cell may raise an exception named like a kind). The one
+reason a student could hide is "grade cells changed", by forging nbgrader's checksum of an edited cell; the grader
+restores such a cell all the same, so no grade depends on it.
 """
 
 from .. import failures
@@ -35,6 +39,20 @@ def _points(value):
         return None
 
 
+def as_released(cell):
+    """True if a grade cell is exactly as some release of the assignment issued it: nbgrader's checksum of the cell
+    matches the one the release wrote into it. A cell from an earlier release, before the instructor changed the
+    assignment, is no edit of the student's."""
+    from nbformat import from_dict
+    from nbgrader.utils import compute_checksum
+
+    try:
+        return cell_meta.nbgrader(cell).get("checksum") == compute_checksum(
+            from_dict(dict(cell, source=cell_meta.source(cell))))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
 def repairs(submitted, cells, points):
     """([missing grade ids], [changed grade ids]) of a submitted notebook against the gradebook's `cells`
     ([classroom.cells.SourceCell]) and `points` ({grade_id: points})."""
@@ -52,7 +70,7 @@ def repairs(submitted, cells, points):
         visible = cell_meta.HIDDEN.sub("", original.source or "")
         if (cell.get("cell_type") != original.cell_type or not meta.get("grade")
                 or _points(meta.get("points")) != float(points[name])
-                or (original.locked and cell_meta.source(cell).strip() != visible.strip())):
+                or (original.locked and cell_meta.source(cell).strip() != visible.strip())) and not as_released(cell):
             changed.append(name)
     missing = [name for name in known if name not in seen]
     return missing, sorted(set(changed), key=list(known).index)
@@ -73,13 +91,21 @@ class _Reasons:
         return tuple(Reason(words, detail, tuple(where)) for (words, detail), where in self._found.items())
 
 
-def reasons(handed, flagged, expected):
+def _duration(seconds):
+    days, rest = divmod(int(round(seconds)), 86400)
+    hours, rest = divmod(rest, 3600)
+    return (f"{days} d " if days else "") + f"{hours} h {rest // 60:02d} min"
+
+
+def reasons(handed, flagged, expected, late=0.0, penalty=0.0):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
     grading; expected: {notebook: ([SourceCell], {grade_id: points})} from the gradebook.
     """
     found = _Reasons()
+    if late > 0:
+        found.add("late", f"handed in {_duration(late)} after the due date; late penalty {penalty:g} points")
     if flagged:
         found.add("flagged for manual grading", f"{len(flagged)} checks wait for a grade by hand in the gradebook")
     for nb in handed:
@@ -90,7 +116,7 @@ def reasons(handed, flagged, expected):
         if nb.autograded is None:
             found.add("not graded", f"{name} has no readable autograded copy: run `make autograde`")
         elif nb.stale:
-            found.add("not graded", f"{name} was submitted again after grading: run `make autograde`")
+            found.add("not graded", f"{name}: its grading is out of date ({nb.stale}): run `make autograde`")
         for where, _, output in notebook.error_outputs(nb.autograded):
             words = failures.ATTENTION.get(kind(output))
             if words:

@@ -6,6 +6,7 @@ db URL, and submitted/ and autograded/ through `format_path`, so a course that r
 from pathlib import Path
 
 from .. import cells, course
+from ..grading import record
 from . import attention, notebook
 from .model import Check, Handed, Student, Summary
 
@@ -44,29 +45,32 @@ def _checks(gb_notebooks):
     return checks, expected
 
 
-def _stamp(coursedir, folder):
-    try:
-        return coursedir.get_existing_timestamp(str(folder))
-    except Exception:  # an unparsable timestamp.txt (nbgrader's method then fails in its own error path)
-        return object()  # equal to nothing: the copy counts as out of date
-
-
-def _handed(coursedir, assignment, student_id, notebooks):
-    """[Handed] for each notebook of one student, read from submitted/ and autograded/."""
+def _handed(coursedir, assignment, student_id, notebooks, state):
+    """[Handed] for each notebook of one student, read from submitted/ and autograded/; `state` is the submission's
+    record.State (None when submitted/ no longer holds it)."""
     submitted = Path(coursedir.format_path(coursedir.submitted_directory, student_id, assignment))
     autograded = Path(coursedir.format_path(coursedir.autograded_directory, student_id, assignment))
-    stale = submitted.exists() and _stamp(coursedir, submitted) != _stamp(coursedir, autograded)
     found = []
     for name in notebooks:
-        handed_path, graded_path = submitted / f"{name}.ipynb", autograded / f"{name}.ipynb"
+        handed_as = state.handed[name][0] if state else None
+        handed_path, graded_path = submitted / (handed_as or f"{name}.ipynb"), autograded / f"{name}.ipynb"
         # a course that cleared submitted/ after grading still has the autograded copies
-        if not (handed_path.exists() or (graded_path.exists() and not submitted.exists())):
+        if not (handed_as or (graded_path.exists() and state is None)):
             found.append(Handed(name, handed_in=False))
             continue
-        handed = notebook.read(handed_path) if handed_path.exists() else None
+        handed = notebook.read(handed_path) if handed_as else None
         graded = notebook.read(graded_path)
-        found.append(Handed(name, True, handed, handed_path.exists() and handed is None, graded, stale))
+        found.append(Handed(name, True, handed, bool(handed_as) and handed is None, graded,
+                            state.stale.get(name) if state else None))
     return found
+
+
+def _states(coursedir, gb, assignment):
+    """{student: record.State} of every collected submission (every folder in submitted/)."""
+    versions = record.versions(gb, assignment)
+    return {student: record.inspect(gb, versions, assignment, student, folder,
+                                    course.autograded(coursedir, student, assignment))
+            for student, folder in course.submitted(coursedir, assignment).items()}
 
 
 def collect(root, assignment):
@@ -90,20 +94,25 @@ def collect(root, assignment):
         notebooks = tuple((nb.name, float(nb.max_score)) for nb in gb_notebooks)
         max_score = float(source.max_score)
         submissions = sorted(gb.assignment_submissions(assignment), key=lambda s: s.student.id)
+        states = _states(coursedir, gb, assignment)
         if not submissions:
             raise ReportError(f"nothing has been graded for {assignment!r} yet: collect the submissions "
                               f"(`nbgrader collect {assignment}`) and run `make autograde` first.")
         graded = [(sub.student.id, float(sub.score), float(sub.late_submission_penalty or 0.0), float(sub.max_score),
+                   float(sub.total_seconds_late or 0.0),
                    {nb.name: float(nb.score) for nb in sub.notebooks},
                    {(nb.name, g.name): float(g.score) for nb in sub.notebooks for g in nb.grades},
                    [g.name for nb in sub.notebooks for g in nb.grades if g.needs_manual_grade])
                   for sub in submissions]
     students = []
-    for student_id, raw, penalty, top, by_notebook, by_check, flagged in graded:
-        handed = _handed(coursedir, assignment, student_id, [name for name, _ in notebooks])
+    for student_id, raw, penalty, top, late, by_notebook, by_check, flagged in graded:
+        handed = _handed(coursedir, assignment, student_id, [name for name, _ in notebooks], states.get(student_id))
         messages = {(nb.notebook, grade_id): text for nb in handed
                     for grade_id, text in notebook.check_messages(nb.autograded).items()}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, expected)))
-    return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students))
+                                attention.reasons(handed, flagged, expected, late, penalty)))
+    known = {student.id for student in students}
+    ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))
+                     for who, state in sorted(states.items()) if who not in known)
+    return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students), ungraded)

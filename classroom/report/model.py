@@ -39,7 +39,7 @@ class Handed:
     submitted: dict = None    # the submitted notebook (JSON), None if absent or unreadable
     unreadable: bool = False  # a file was handed in but is not a notebook
     autograded: dict = None   # the autograded notebook, None if there is none (or it is unreadable)
-    stale: bool = False       # handed in again after the autograded copy was written
+    stale: str = None         # why its grading no longer holds (classroom.grading.record), None if it holds
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,7 @@ class Summary:
     notebooks: tuple  # ((name, max score), ...), the assignment's own notebook first
     checks: tuple     # (Check, ...) in notebook order
     students: tuple   # (Student, ...) by id
+    ungraded: tuple = ()  # ((student, why), ...): collected, never graded (not in the gradebook)
 
     @property
     def histogram(self):

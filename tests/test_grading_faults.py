@@ -1,0 +1,243 @@
+"""Grading state heals itself: every fault an instructor meets ends, after at most one plain `make autograde`, with
+exactly the scores a clean grading gives (issue 17), and grading part of a class touches only that part (issue 16 §8).
+
+Faults are injected into the real driver (`python -m classroom.autograde`) by a wrapper script that replaces one of
+its functions with one that signals the process (SIGKILL, SIGHUP, SIGINT, SIGTERM) or raises a disk-full error at a
+chosen point of the transaction; nothing in the driver knows about the tests.
+"""
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import course
+from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+
+pytestmark = pytest.mark.integration
+
+CODE = {"right": (SUBMISSIONS / "correct_matmul.py").read_text(),
+        "wrong": (SUBMISSIONS / "wrong_missing_alpha_factor.py").read_text(),
+        "loops": (SUBMISSIONS / "wrong_loops_over_rows.py").read_text()}
+FIRST = {"alice": "right", "bob": "wrong", "carol": "loops"}
+AGAIN = {"alice": "wrong", "bob": "right"}  # handed in again after the first grading
+
+INJECT = """
+import errno, os, signal, sys
+from classroom.grading import {module} as target
+original, calls = target.{name}, []
+def faulty(*args, **kwargs):
+    calls.append(1)
+    if len(calls) == {nth} and {when!r} == "before":
+        {action}
+    result = original(*args, **kwargs)
+    if len(calls) == {nth} and {when!r} == "after":
+        {action}
+    return result
+target.{name} = faulty
+from classroom.autograde import main
+sys.exit(main(sys.argv[1:]))
+"""
+KILL = "os.kill(os.getpid(), signal.{signal}); import time; time.sleep(30)"
+DISK_FULL = "raise OSError(errno.ENOSPC, 'No space left on device')"
+
+
+def hand_in(place, who_codes, name=f"{ASSIGNMENT}.ipynb", stamp=None):
+    for who, code in who_codes.items():
+        folder = course.write_submission(place, who, course.submission(CODE[code]))
+        if name != f"{ASSIGNMENT}.ipynb":
+            (folder / f"{ASSIGNMENT}.ipynb").rename(folder / name)
+        (folder / "timestamp.txt").write_text(stamp or str(datetime.datetime.now(datetime.timezone.utc)))
+
+
+def driver(place, *flags, module=None, name=None, when="after", nth=1, action=None, wait=True):
+    """Run the driver as `make autograde` does, optionally with one fault injected."""
+    command = [sys.executable, "-m", "classroom.autograde"]
+    if module:
+        command = [sys.executable, "-c", INJECT.format(module=module, name=name, nth=nth, when=when, action=action)]
+    proc = subprocess.Popen([*command, ASSIGNMENT, *course.AUTOGRADE_FLAGS, *flags], cwd=place,
+                            env=course.nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not wait:
+        return proc
+    out, err = proc.communicate()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def totals(place):
+    """{student: {grade_id: score}} of score_gradient.ipynb's checks."""
+    return {who: {k: v for k, v in grades.items() if not k.startswith("quiz_")}
+            for who, grades in course.scores(place).items()}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """{code: {grade_id: score}} from a clean grading of each kind of work."""
+    place = course.make_course(tmp_path_factory.mktemp("clean") / "course")
+    hand_in(place, {code: code for code in CODE})
+    assert driver(place).returncode == 0
+    return totals(place)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A class graded once (FIRST), to copy."""
+    place = course.make_course(tmp_path_factory.mktemp("graded") / "course")
+    hand_in(place, FIRST)
+    result = driver(place)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return place
+
+
+@pytest.fixture
+def copy_of(tmp_path):
+    def make(place):
+        target = tmp_path / "course"
+        shutil.copytree(place, target, symlinks=True)
+        return target
+    return make
+
+
+def expect(reference, state):
+    return {who: reference[code] for who, code in state.items()}
+
+
+def assert_clean_and_settled(place, reference, state):
+    result = driver(place)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert totals(place) == expect(reference, state)
+    again = driver(place)
+    assert again.returncode == 0 and "0 graded now" in again.stderr, again.stderr[-2000:]
+
+
+@pytest.mark.parametrize("module, name, when, nth, signal", [
+    ("staging", "_autograde", "after", 1, "SIGKILL"),
+    ("commit", "_write_gradebook", "after", 1, "SIGKILL"),
+    ("record", "write", "after", 2, "SIGKILL"),
+    ("commit", "_remove", "before", 1, "SIGKILL"),
+    ("staging", "_autograde", "after", 2, "SIGHUP"),
+    ("commit", "_write_gradebook", "before", 1, "SIGINT"),
+    ("commit", "_swap", "before", 1, "SIGTERM"),
+])
+def test_a_regrade_killed_anywhere_is_finished_by_the_next_plain_run(graded, copy_of, reference, module, name, when,
+                                                                     nth, signal):
+    place = copy_of(graded)
+    hand_in(place, AGAIN)
+    killed = driver(place, module=module, name=name, when=when, nth=nth, action=KILL.format(signal=signal))
+    assert killed.returncode != 0
+    assert_clean_and_settled(place, reference, {**FIRST, **AGAIN})
+
+
+def test_a_first_grading_killed_leaves_no_zero_behind(tmp_path, reference):
+    place = course.make_course(tmp_path / "course")
+    hand_in(place, FIRST)
+    killed = driver(place, module="commit", name="_write_gradebook", when="after", nth=2,
+                    action=KILL.format(signal="SIGKILL"))
+    assert killed.returncode == -9
+    assert_clean_and_settled(place, reference, FIRST)
+    assert "could not" not in json.dumps(course.autograded_notebook(place, "carol"))
+
+
+@pytest.mark.parametrize("module, name", [("staging", "_set_aside"), ("commit", "_write_gradebook")])
+def test_a_full_disk_is_named_and_keeps_the_previous_grade(graded, copy_of, reference, module, name):
+    place = copy_of(graded)
+    hand_in(place, AGAIN)
+    before = totals(place)
+    full = driver(place, module=module, name=name, when="before", nth=1, action=DISK_FULL)
+    assert full.returncode == 1 and "the disk is full" in full.stderr, full.stderr[-3000:]
+    assert "could not process" not in full.stderr
+    after = totals(place)
+    assert after["alice"] == before["alice"]  # the old grade stays until the new work is graded, never a 0
+    assert after["bob"] == reference["right"]  # the run went on with the others
+    assert_clean_and_settled(place, reference, {**FIRST, **AGAIN})
+
+
+def test_a_changed_assignment_regrades_everyone_without_accusing_them(graded, copy_of):
+    place = copy_of(graded)
+    source = place / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    nb = json.loads(source.read_text())
+    changed = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "rows_sum_to_zero")
+    changed["metadata"]["nbgrader"]["points"] = 4
+    source.write_text(json.dumps(nb))
+    course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)
+    result = driver(place)
+    assert result.returncode == 0 and "3 graded now" in result.stderr, result.stderr[-3000:]
+    assert totals(place)["alice"]["rows_sum_to_zero"] == 4.0
+    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
+                            text=True, env=course.nbgrader_env())
+    assert report.returncode == 0, report.stderr
+    assert "grade cells changed" not in (place / "report" / f"{ASSIGNMENT}.html").read_text()
+
+
+def test_a_student_removed_from_the_gradebook_is_graded_again(graded, copy_of, reference):
+    place = copy_of(graded)
+    course.nbgrader("db", "student", "remove", "alice", "--force", cwd=place)
+    assert_clean_and_settled(place, reference, FIRST)
+    assert course.verdicts(place, "alice")  # a real autograded notebook, not an explanation page
+    assert all(kind is None for kind, _ in course.verdicts(place, "alice").values())
+
+
+def test_a_bad_option_stops_before_any_grade_is_touched(graded, copy_of):
+    place = copy_of(graded)
+    before, db_bytes = totals(place), (place / "gradebook.db").read_bytes()
+    result = driver(place, "--force", "--AssignLatePenalties.plugin_class=nosuch.LatePlugin")
+    assert result.returncode == 2 and "nosuch.LatePlugin" in result.stderr, result.stderr[-3000:]
+    typo = driver(place, "--force", "--ExecuteForDisplay.timout=3")
+    assert typo.returncode == 2 and "did you mean `timeout`" in typo.stderr, typo.stderr[-3000:]
+    assert totals(place) == before and (place / "gradebook.db").read_bytes() == db_bytes
+
+
+def test_renamed_notebooks_are_taken_when_unambiguous(tmp_path, reference):
+    place = course.make_course(tmp_path / "course")
+    hand_in(place, {"alice": "right"}, name=f"{ASSIGNMENT} (1).ipynb")
+    hand_in(place, {"dave": "right"}, name=f"Copy of {ASSIGNMENT}.ipynb")
+    folder = course.write_submission(place, "dave", course.submission(CODE["wrong"]))
+    (folder / f"{ASSIGNMENT}.ipynb").rename(folder / f"{ASSIGNMENT}-1.ipynb")
+    result = driver(place)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert totals(place)["alice"] == reference["right"]
+    assert f"`{ASSIGNMENT} (1).ipynb`" in json.dumps(course.autograded_notebook(place, "alice"))
+    assert set(totals(place)["dave"].values()) == {0.0}
+    explained = json.dumps(course.autograded_notebook(place, "dave"))
+    assert f"Expected `{ASSIGNMENT}.ipynb`" in explained and "several copies" in explained
+    assert f"dave/{ASSIGNMENT}: scored 0: Expected" in result.stderr
+
+
+def test_two_runs_at_once_never_interleave(tmp_path, reference):
+    place = course.make_course(tmp_path / "course")
+    hand_in(place, FIRST)
+    gate = tmp_path / "go-on"
+    first = driver(place, module="staging", name="stage", when="before", nth=1, wait=False,
+                   action=f"import pathlib, time\n        while not pathlib.Path({str(gate)!r}).exists(): time.sleep(0.1)")
+    lock = place / ".grading" / "lock"
+    while not (lock.exists() and lock.read_text()):
+        time.sleep(0.1)
+    refused = driver(place)
+    assert refused.returncode == 2 and "another grading run" in refused.stderr and str(first.pid) in refused.stderr
+    waiting = driver(place, "--wait", wait=False)
+    gate.write_text("")
+    assert first.wait() == 0 and waiting.wait() == 0
+    assert "0 graded now, 3 already up to date" in waiting.stderr.read()
+    assert totals(place) == expect(reference, FIRST)
+
+
+def test_grading_one_student_touches_nobody_else(tmp_path, reference):
+    place = course.make_course(tmp_path / "course")
+    hand_in(place, FIRST)
+    one = driver(place, "--student", "alice")
+    assert one.returncode == 0, one.stderr[-3000:]
+    assert set(totals(place)) == {"alice"}
+    assert not (place / "autograded" / "bob").exists() and not (place / "autograded" / "carol").exists()
+    rest = driver(place)
+    assert rest.returncode == 0 and "2 graded now, 1 already up to date" in rest.stderr, rest.stderr[-2000:]
+    assert totals(place) == expect(reference, FIRST)
+    stamps = {who: os.stat(place / "autograded" / who / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").st_mtime_ns
+              for who in ("alice", "carol")}
+    forced = driver(place, "--student", "bob", "--force")
+    assert forced.returncode == 0 and "1 graded now" in forced.stderr
+    assert stamps == {who: os.stat(place / "autograded" / who / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").st_mtime_ns
+                      for who in ("alice", "carol")}
