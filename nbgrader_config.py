@@ -45,3 +45,11 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+
+# Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
+# symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
+# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/exchange.py, classroom/intake.py).
+c.ExchangeFactory.collect = "classroom.exchange.SafeCollect"
+# `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
+# made inert, same columns as nbgrader's (classroom/export.py).
+c.ExportApp.plugin_class = "classroom.export.SafeCsvExport"

@@ -3,12 +3,12 @@
 It is not nbgrader's grades.csv (`make grades`, one row per student and assignment): it adds, per student, whether
 the submission needed attention and why, and the score of every notebook and of every check.
 
-Text cells (student ids, reasons, column names) that a spreadsheet would read as a formula, those starting with
-= + - @, a tab or a carriage return, are written with a leading single quote; numbers are written as numbers.
+Text cells (student ids, reasons, column names) are made inert and quoted as every CSV we write is
+(classroom.csvsafe); numbers are written as numbers, as the report writes them (16, 2.5).
 """
-import csv
 from pathlib import Path
 
+from .. import csvsafe
 from .model import number
 
 COLUMNS = ("ASSIGNMENT-by-check.csv: one row per student: student_id, raw_score, late_submission_penalty, score "
@@ -16,7 +16,6 @@ COLUMNS = ("ASSIGNMENT-by-check.csv: one row per student: student_id, raw_score,
            "needs_attention (yes/no) and attention (the reasons, '; '-separated), then one column per notebook (its "
            "score), then one column per check (its grade_id, or notebook.ipynb:grade_id where two notebooks share "
            "one: the score of that check).")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def file_name(assignment):
@@ -25,10 +24,7 @@ def file_name(assignment):
 
 def cell(value):
     """One CSV field: a number as the report writes numbers, any text made inert for spreadsheet apps."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return number(value)
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return csvsafe.field(value, number)
 
 
 def check_labels(checks):
@@ -53,8 +49,4 @@ def rows(summary):
 
 def write_csv(summary, folder):
     """Write `<assignment>-by-check.csv` into `folder`; return its path."""
-    path = Path(folder) / file_name(summary.assignment)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerows([cell(value) for value in row] for row in rows(summary))
-    return path
+    return csvsafe.write(Path(folder) / file_name(summary.assignment), rows(summary), number)
