@@ -41,7 +41,8 @@ def say(message):
 
 def plan(app, gb, assignment):
     """([(Job, why)], up-to-date student count, [(student, refusal)]) for the submissions the command selects."""
-    coursedir, force = app.coursedir, bool(app.config.BaseConverter.get("force"))
+    coursedir = app.coursedir
+    force = any(app.config[section].get("force") for section in ("Autograde", "BaseConverter") if section in app.config)
     versions = record.versions(gb, assignment)
     selected = [n for n in versions if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
     jobs, current, refused = [], 0, []
@@ -66,8 +67,6 @@ def plan(app, gb, assignment):
 
 def grade(app, assignment, jobs, work):
     """Grade and commit every job; [(student, why)] for those the grader failed on."""
-    from nbgrader.api import Gradebook  # noqa: F401 (imported before the first submission, not during it)
-
     coursedir = app.coursedir
     template = os.path.join(work, "template.db")
     commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)

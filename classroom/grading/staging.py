@@ -200,7 +200,10 @@ def stage(job, template, work, log):
         gradebook = os.path.join(area, "gradebook.db")
         os.makedirs(submission)
         staged = Staged(area, folder, gradebook)
-        staged.dropped = intake.copy_submission(job.submitted, submission)
+        try:
+            staged.dropped = intake.copy_submission(job.submitted, submission)
+        except intake.BadSubmission as exc:
+            raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
         left_out = staged.left_out = _set_aside(job, submission)
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
