@@ -9,6 +9,7 @@ and recursion. In the whole cell it reports what could switch off or fool the gr
 Without `name` (or when the cell does not define it) the whole cell is read.
 """
 import ast
+import symtable
 
 LOOP_NODES = {ast.For: "a `for` loop", ast.AsyncFor: "an `async for` loop", ast.While: "a `while` loop",
               ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
@@ -60,12 +61,40 @@ def _names_bound(statement):
     return bound
 
 
-def reached(tree, name):
+def _global_names(table):
+    """The module-level names a function's (or class's) code uses, its nested functions included (symtable)."""
+    names = set()
+    for symbol in table.get_symbols():
+        if symbol.is_referenced() and (symbol.is_global() or table.get_type() == "class" and not symbol.is_local()):
+            names.add(symbol.get_name())
+    for child in table.get_children():
+        names |= _global_names(child)
+    return names
+
+
+def _uses(statement, tables):
+    """The module-level names a module-level statement uses: for a function or class, those its body uses (not
+    its parameters or locals), plus its decorators' and defaults'."""
+    if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return _names_used(statement)
+    outside = [*statement.decorator_list, *getattr(statement, "bases", []), *getattr(statement, "keywords", [])]
+    if not isinstance(statement, ast.ClassDef):
+        outside += [*statement.args.defaults, *[d for d in statement.args.kw_defaults if d is not None]]
+    names = set().union(*(_names_used(node) for node in outside)) if outside else set()
+    for table in tables:
+        if table.get_name() == statement.name and table.get_lineno() in (statement.lineno, *(
+                d.lineno for d in statement.decorator_list)):
+            names |= _global_names(table)
+    return names
+
+
+def reached(tree, name, source):
     """The module-level statements that define `name` and, transitively, what they use; None if none does."""
     statements = list(tree.body)
     bound = [_names_bound(s) for s in statements]
     if not any(name in b for b in bound):
         return None
+    tables = symtable.symtable(source, "<cell>", "exec").get_children()
     wanted, chosen = {name}, set()
     while True:
         new = {i for i, b in enumerate(bound) if b & wanted} - chosen
@@ -73,7 +102,7 @@ def reached(tree, name):
             return [statements[i] for i in sorted(chosen)]
         chosen |= new
         for i in new:
-            wanted |= _names_used(statements[i])
+            wanted |= _uses(statements[i], tables)
 
 
 def _recursion(statements):
@@ -134,7 +163,7 @@ def find_loops(source, name=None):
         tree = ast.parse(source)
     except SyntaxError as exc:
         return [(exc.lineno or 0, f"a syntax error ({exc.msg})")]
-    statements = (reached(tree, name) if name else None) or list(tree.body)
+    statements = (reached(tree, name, source) if name else None) or list(tree.body)
     found = _recursion(statements)
     for statement in statements:
         for node in ast.walk(statement):

@@ -47,6 +47,7 @@ def get_ipython():
 REFUSED = {"sys.settrace", "sys.setprofile", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
            "gc.get_referents"}
 FRAMES = {"tb_frame", "gi_frame", "cr_frame", "ag_frame"}
+UNTRACED = set()  # the audit hook's code: what it runs is the grader's, not lines of the student's call
 
 
 def count_lines(function, *args, allow=None):
@@ -61,7 +62,7 @@ def count_lines(function, *args, allow=None):
         return local
 
     def start(frame, event, arg):
-        return local
+        return None if frame.f_code in UNTRACED else local
 
     previous = sys.gettrace()
     _switch(allow, sys.settrace, start)
@@ -96,6 +97,7 @@ def guard():
                 args[0].endswith(("/mem", "/clear_refs"))):
             raise RuntimeError("that file is not reachable in the process that grades your code")
 
+    UNTRACED.add(hook.__code__)
     sys.addaudithook(hook)
     return allow
 
