@@ -6,7 +6,8 @@
   processes), starts the real command as its only child (as SANDBOX_UID if it is still root), ignores the
   interrupts meant for that child, reaps orphans, and exits with the child's status. With `--no-userns BWRAP`
   (a root grader: the outer bubblewrap ran as root, so it could not forbid user namespaces itself), that child,
-  once SANDBOX_UID, runs the command through an unprivileged bubblewrap that only adds `--disable-userns`.
+  once SANDBOX_UID, runs the command through an unprivileged bubblewrap that only adds `--disable-userns`, and
+  sets the process limit only inside it (`--then-exec`: limits, then exec), so that the count is that tree's own.
 
 RLIMIT_NPROC counts processes per user, and root (kuid 0) is exempt from it; inside a user namespace it counts that
 namespace's processes (Linux >= 5.14), so each sandbox has its own count.
@@ -20,7 +21,7 @@ SANDBOX_UID = 65534  # nobody: whom the student's code runs as when the grader i
 def _options(args):
     split = args.index("--")
     options, argv = args[:split], args[split + 1:]
-    flags = {"--in-sandbox": False}  # the other options take one value
+    flags = {"--in-sandbox": False, "--then-exec": False}  # the other options take one value
     pairs = []
     i = 0
     while i < len(options):
@@ -30,7 +31,7 @@ def _options(args):
         else:
             pairs.append((options[i], options[i + 1]))
             i += 2
-    return pairs, flags["--in-sandbox"], argv
+    return pairs, flags["--in-sandbox"] and not flags["--then-exec"], flags["--then-exec"], argv
 
 
 def _become(uid):
@@ -43,13 +44,16 @@ def main(args):
     import resource
     limits = {"--memory": resource.RLIMIT_AS, "--cpu": resource.RLIMIT_CPU, "--fsize": resource.RLIMIT_FSIZE,
               "--nproc": resource.RLIMIT_NPROC}
-    pairs, inside, argv = _options(args)
+    pairs, inside, then_exec, argv = _options(args)
+    inner = dict(pairs).get("--no-userns")
+    if inner and inside:  # the process count is set after the inner user namespace exists, so it is that tree's
+        pairs = [(flag, value) for flag, value in pairs if flag != "--nproc"]
     for flag, value in pairs:
         if flag == "--cgroup-procs":  # writing 0 moves the writer; everything it starts stays in the group
             with open(value, "w") as procs:
                 procs.write("0")
     for flag, value in pairs:
-        if flag in limits and int(value) > 0 and (inside or flag != "--nproc"):
+        if flag in limits and int(value) > 0 and (inside or then_exec or flag != "--nproc"):
             resource.setrlimit(limits[flag], (int(value), int(value)))  # outside, NPROC would count the grader's
     if any(flag in limits for flag, _ in pairs):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -65,10 +69,11 @@ def main(args):
         try:
             if os.getuid() == 0:  # bwrap ran as root and kept every capability: the student's code gets none
                 _become(SANDBOX_UID)
-            for flag, value in pairs:
-                if flag == "--no-userns":
-                    argv = [value, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent",
-                            "--", *argv]
+            if inner:
+                nproc = dict(_options(args)[0])["--nproc"]
+                argv = [inner, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--die-with-parent",
+                        "--", sys.executable, "-I", "-S", os.path.abspath(__file__), "--nproc", nproc,
+                        "--then-exec", "--", *argv]
             os.execv(argv[0], argv)
         finally:
             os._exit(127)
