@@ -206,8 +206,13 @@ class StudentCode:
         result = {"extra": peak.extra() if peak else None}
         if not reply.get("ok"):
             raise raised(reply.get("error"), reply.get("message"))
-        result.update(value=protocol.decode(reply, blobs, foreign), after=[child.inputs.read(s) for s in specs],
-                      lines=int(reply.get("lines", 0)), tracer_kept=reply.get("tracer_kept") is True)
+        try:
+            value = protocol.decode(reply, blobs, foreign)
+        except (ValueError, EOFError, OSError, IndexError):
+            raise StudentError("the process running your code sent back a malformed reply (did your code change "
+                               "NumPy?)", failures.WRONG_TYPE) from None
+        result.update(value=value, after=[child.inputs.read(s) for s in specs], lines=int(reply.get("lines", 0)),
+                      tracer_kept=reply.get("tracer_kept") is True)
         return result
 
 

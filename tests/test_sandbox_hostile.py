@@ -113,7 +113,7 @@ ESCAPED = len(held) * 64 > TREE_MIB
 """.replace("TREE_MIB", str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB))),
     "hostile_user_namespace_tmpfs": attack("""
 import subprocess
-script = "mount -t tmpfs none /tmp && head -c 400000000 /dev/zero > /tmp/fill && test -s /tmp/fill"
+script = "mount -t tmpfs none /tmp && for i in 1 2 3 4 5 6 7; do head -c 60000000 /dev/zero > /tmp/f$i || exit 1; done"
 ESCAPED = subprocess.run(["unshare", "-rm", "sh", "-c", script]).returncode == 0
 """),
     "hostile_fills_dev_shm": attack("""
