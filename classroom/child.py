@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from . import cgroups, failures, protocol, runner, sandbox
+from . import failures, protocol, runner, sandbox
 from .errors import StudentError
 from .sandbox import MiB
 
@@ -83,13 +83,13 @@ class Inputs:
 class Child:
     """One running grading child (runner.py in the sandbox, unless `sandboxed` is off)."""
 
-    def __init__(self, memory, max_reply, sandboxed=True, cpu_seconds=120, processes=64):
+    def __init__(self, memory, max_reply, sandboxed=True, cpu_seconds=120, processes=sandbox.PROCESSES):
         self.home = tempfile.mkdtemp(prefix="grading-child-")
         self.inputs = Inputs()
         self.max_reply = max_reply
         self.proc = None
         self.limit = sandbox.tree_memory(memory)
-        self.cgroup = cgroups.Cgroup.create(self.limit, processes + 8)
+        self.cgroup = sandbox.new_cgroup(memory, processes)
         try:
             self._start(memory, sandboxed, cpu_seconds, processes)
         except BaseException:
@@ -98,7 +98,6 @@ class Child:
         self.received = 0
 
     def _start(self, memory, sandboxed, cpu_seconds, processes):
-        sandbox.hand_over(self.home)
         env = sandbox.untrusted_env(self.home)
         command = sandbox.wrap([sys.executable, "-I", RUNNER], memory=memory, cpu_seconds=cpu_seconds,
                                processes=processes, sandboxed=sandboxed, home=self.home,

@@ -14,7 +14,7 @@ import tempfile
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, Unicode
 
-from . import cgroups, sandbox
+from . import sandbox
 from .sandbox import MiB
 
 SHARED_MEMORY = "/dev/shm"
@@ -40,13 +40,11 @@ class SandboxedKernelManager(AsyncKernelManager):
     def format_kernel_cmd(self, extra_arguments=None):
         argv = super().format_kernel_cmd(extra_arguments)
         self._close_cgroup()
-        self._cgroup = cgroups.Cgroup.create(sandbox.tree_memory(self.memory), 64 + 8)
+        self._cgroup = sandbox.new_cgroup(self.memory)
         if not self.sandboxed:
             return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False,
                                 cgroup=self._cgroup)
         sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
-        if self.workdir:
-            sandbox.hand_over(self.workdir)
         return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
                             ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir), cgroup=self._cgroup)
 

@@ -31,11 +31,12 @@ import shutil
 import subprocess
 import sys
 
-from . import sandbox_init
+from . import cgroups, sandbox_init
 from .sandbox_init import SANDBOX_UID
 
 MiB = 2 ** 20
 DISK, TMP = 256 * MiB, 64 * MiB  # the home tmpfs; /tmp and /dev/shm each
+PROCESSES = 64
 INIT = os.path.abspath(sandbox_init.__file__)
 INSIDE = "/run/classroom-sandbox.py"  # where sandbox_init.py is bound inside the sandbox
 MISSING = """Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
@@ -146,8 +147,8 @@ def _bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp):
     return args + read_only
 
 
-def wrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=64, *, sandboxed=True,
-         home=None, readonly=(), writable=(), ipc_dir=None, env=None, disk=DISK, tmp=TMP, cgroup=None):
+def wrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=PROCESSES, *,
+         sandboxed=True, home=None, readonly=(), writable=(), ipc_dir=None, env=None, disk=DISK, tmp=TMP, cgroup=None):
     """The command that runs `argv` with the limits applied (address space, CPU seconds, file size, processes),
     inside bubblewrap unless `sandboxed` is False, and inside `cgroup` (a classroom.cgroups.Cgroup) if given.
     `home` becomes a fresh tmpfs of `disk` bytes (its current files bound in), `readonly` files and `writable`
@@ -168,6 +169,12 @@ def wrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes
 def tree_memory(memory):
     """What a sandboxed tree may hold in all, in its control group: `memory` plus its tmpfs files."""
     return int(memory) + DISK + 2 * TMP
+
+
+def new_cgroup(memory, processes=PROCESSES):
+    """A control group for one sandboxed tree (classroom.cgroups), or None where the machine offers none: it
+    holds at most tree_memory(memory) bytes and the student's `processes` plus bwrap's and the launcher's."""
+    return cgroups.Cgroup.create(tree_memory(memory), processes + 8)
 
 
 def untrusted_env(home):
