@@ -19,6 +19,7 @@ except Exception:
 def score_gradient(A, G):
     if not A.flags.writeable:
         A.setflags(write=True)  # the grader's copy of a read-only input, made writeable again
+    _seen.clear()
     _seen[id(A)] = A.copy()
     A *= G - np.sum(A * G, axis=1, keepdims=True)  # written into the caller's array
     return A.copy()
