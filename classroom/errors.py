@@ -33,7 +33,20 @@ class ReadOnlyWriteError(StudentError, ValueError):
         super().__init__(message, failures.RAISED)
 
 
+class OutOfTime(StudentError):
+    """The grading time of the whole submission ran out (classroom.student's budget), not one call's."""
+
+    def __init__(self, message):
+        super().__init__(message, failures.TIMED_OUT)
+
+
+ALONE = ("the grader runs your solution cell on its own, so a helper, import or variable defined in another cell "
+         "is missing there: move it into the solution cell")
+
+
 def raised(error, message, what="your function"):
-    """The StudentError for a child's reply {"error": exception name, "message": ...}: MemoryError is its own kind."""
+    """The StudentError for a child's reply {"error": exception name, "message": ...}: MemoryError is its own kind;
+    a NameError says that the solution cell runs alone."""
     kind = failures.OUT_OF_MEMORY if error == "MemoryError" else failures.RAISED
-    return StudentError(f"{what} raised {error}: {message}", kind)
+    hint = f" ({ALONE})" if error == "NameError" else ""
+    return StudentError(f"{what} raised {error}: {message}{hint}", kind)

@@ -2,7 +2,9 @@
 started through classroom.sandbox, with its limits, and inside bubblewrap unless `sandboxed` is off.
 
 Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
-`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox).
+`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox). It is made on /dev/shm where
+that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's control group (classroom.
+cgroups: one per kernel, made when the command is built and removed with the kernel), never unbounded disk.
 """
 import contextlib
 import os
@@ -14,6 +16,8 @@ from traitlets import Bool, Integer, Unicode
 
 from . import sandbox
 from .sandbox import MiB
+
+SHARED_MEMORY = "/dev/shm"
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -31,13 +35,27 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.connection_file = os.path.join(ipc_dir, "kernel.json")
         self.ip = os.path.join(ipc_dir, "zmq")
 
+    _cgroup = None
+
     def format_kernel_cmd(self, extra_arguments=None):
         argv = super().format_kernel_cmd(extra_arguments)
+        self._close_cgroup()
+        self._cgroup = sandbox.new_cgroup(self.memory)
         if not self.sandboxed:
-            return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False)
+            return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False,
+                                cgroup=self._cgroup)
         sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
         return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
-                            ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir))
+                            ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir), cgroup=self._cgroup)
+
+    def _close_cgroup(self):
+        if self._cgroup is not None:
+            self._cgroup.close()
+            self._cgroup = None
+
+    async def _async_cleanup_resources(self, restart=False):
+        await super()._async_cleanup_resources(restart=restart)
+        self._close_cgroup()
 
 
 @contextlib.contextmanager
@@ -45,7 +63,8 @@ def kernel_folders(assignment_path=None):
     """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
     notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
     workdir = tempfile.mkdtemp(prefix="student-kernel-")
-    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-")
+    shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
+    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-", dir=SHARED_MEMORY if shm else None)
     try:
         if assignment_path and os.path.isdir(assignment_path):
             for name in os.listdir(assignment_path):

@@ -1,20 +1,25 @@
 """The trusted side of grading: a student's solution, run in a separate child process, seen through proxies.
 
-`StudentCode(cells)` starts (lazily) a child that runs only those cells (classroom.child, classroom.runner).
-`code.lookup(name)` returns a `FunctionProxy` for a function: calling it sends the arguments as .npy bytes, waits at
-most `call_timeout` seconds, and returns plain data rebuilt here (classroom.protocol: an ndarray, a list, a scalar,
-None, or a `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process,
-so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+`StudentCode(cells)` starts (lazily) a child that runs only those cells (classroom.child, classroom.runner), after
+turning IPython lines into Python (classroom.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
+function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
+seconds, and returns plain data rebuilt here (classroom.protocol: an ndarray, a list, a scalar, None, or a
+`ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
+NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
 
 Failures of the student's code arrive as `StudentError` (classroom.errors, with their kind); a child that hangs is
 killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
-hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes).
+hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it, for one
+submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
 """
+import time
+
 import numpy as np
 
 from . import failures, protocol
 from .child import Child
-from .errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .ipython_cells import as_python
 from .sandbox import MiB
 
 
@@ -56,24 +61,47 @@ class StudentCode:
     would have defined."""
 
     def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
-                 max_reply=64 * MiB, cpu_seconds=120, sandboxed=True):
+                 max_reply=64 * MiB, cpu_seconds=120, sandboxed=True, total_seconds=None):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
-        self.cells = list(cells)
+        self.cells, self.notes = [], []
+        for cell in cells:
+            code, notes = as_python(cell)
+            self.cells.append(code)
+            self.notes += notes
         self.cell_errors = []
         self.call_timeout = call_timeout
         self.define_timeout = define_timeout
         self.max_strikes = max_strikes
         self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "sandboxed": sandboxed}
+        self.total_seconds = total_seconds
+        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
         self.strikes = 0
         self.last_strike = None
         self.define_error = None
         self._child = None
+        self.calls, self.call_seconds = 0, 0.0
 
     @property
     def source(self):
-        """All the student's code as one text (what the static loop check reads)."""
+        """All the student's code as one text, as the grading child runs it (what the static checks read)."""
         return "\n\n".join(self.cells)
+
+    # -- the time of the whole submission -----------------------------------------------------------------------
+    def seconds_left(self):
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def out_of_time(self, what="this check was not reached"):
+        pace = (f"; your function took about {self.call_seconds / self.calls:.1f} s per call"
+                if self.calls else "")
+        return OutOfTime(f"{what}: grading one submission stops after {self.total_seconds:g} s{pace}")
+
+    def _timeout(self, limit):
+        """(seconds this request may take, whether the submission's time is what limits it)."""
+        left = self.seconds_left()
+        if left <= 0:
+            raise self.out_of_time()
+        return min(limit, left), left < limit
 
     # -- children ---------------------------------------------------------------------------------------------
     def _fail_define(self, child, error):
@@ -88,11 +116,15 @@ class StudentCode:
         if self.strikes >= self.max_strikes:
             raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
                                "times", self.last_strike or failures.CRASHED)
+        timeout, by_budget = self._timeout(self.define_timeout)
         child = Child(**self.limits)
         request = {"op": protocol.DEFINE, "cells": self.cells, "each_on_its_own": len(self.cells) > 1}
         try:
-            reply, _ = child.request(request, timeout=self.define_timeout)
+            reply, _ = child.request(request, timeout=timeout)
         except TimeoutError:
+            if by_budget:
+                child.kill()
+                raise self.out_of_time("this check was not finished") from None
             self._fail_define(child, StudentError(f"running your solution cell did not finish within "
                                                   f"{self.define_timeout:g} s (an infinite loop outside the "
                                                   "function?)", failures.TIMED_OUT))
@@ -100,9 +132,10 @@ class StudentCode:
             self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
         if not reply.get("ok"):
             error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
-            self._fail_define(child, StudentError(f"{error} (the grader runs that cell on its own)", error.kind))
+            if reply.get("error") != "NameError":
+                error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
+            self._fail_define(child, error)
         self.cell_errors = list(reply.get("errors", []))
-        child.baseline = child.memory_status()
         return child
 
     def child(self):
@@ -123,11 +156,15 @@ class StudentCode:
         self.close()
 
     # -- requests ---------------------------------------------------------------------------------------------
-    def _request(self, header, blobs=()):
+    def _request(self, header, watch=None):
         child = self.child()
+        timeout, by_budget = self._timeout(self.call_timeout)
         try:
-            return child.request(header, blobs, timeout=self.call_timeout)
+            return child.request(header, timeout=timeout, watch=watch)
         except TimeoutError:
+            if by_budget:
+                self.close()
+                raise self.out_of_time("this check was not finished") from None
             error = StudentError(f"your function did not return within {self.call_timeout:g} s (an infinite loop?)",
                                  failures.TIMED_OUT)
         except StudentError as exc:
@@ -155,28 +192,35 @@ class StudentCode:
             return FunctionProxy(self, name)
         return protocol.decode(header, blobs, foreign)
 
-    def call(self, name, args, trace=False):
-        """Call the student's `name` on arrays; returns (value, inputs as they were after the call, line count)."""
+    def call(self, name, args, trace=False, memory=False):
+        """Call the student's `name` on arrays. Returns {"value", "after" (the inputs as the grader reads them
+        after the call), "lines" and "tracer_kept" (with `trace`), "extra" (bytes the call added, with `memory`)}."""
         arrays = [np.asarray(a) for a in args]
-        header = {"op": protocol.CALL, "name": name, "writeable": [bool(a.flags.writeable) for a in arrays],
-                  "trace": bool(trace)}
-        reply, blobs = self._request(header, [protocol.npy(a) for a in arrays])
+        child = self.child()
+        specs = child.inputs.put(arrays)
+        header = {"op": protocol.CALL, "name": name, "inputs": specs, "trace": bool(trace)}
+        peak = child.start_peak() if memory else None
+        started = time.monotonic()
+        reply, blobs = self._request(header, watch=peak.watch if peak else None)
+        self.calls, self.call_seconds = self.calls + 1, self.call_seconds + time.monotonic() - started
+        result = {"extra": peak.extra() if peak else None}
         if not reply.get("ok"):
             raise raised(reply.get("error"), reply.get("message"))
-        n_inputs = int(reply.get("ninputs", 0))
-        if n_inputs != len(arrays) or len(blobs) < n_inputs:
-            raise StudentError("the process running your code sent back a malformed reply", failures.CRASHED)
-        value_blobs, input_blobs = blobs[:len(blobs) - n_inputs], blobs[len(blobs) - n_inputs:]
-        after = [protocol.load(b) for b in input_blobs]
-        return protocol.decode(reply, value_blobs, foreign), after, int(reply.get("lines", 0))
+        try:
+            value = protocol.decode(reply, blobs, foreign)
+        except (ValueError, EOFError, OSError, IndexError):
+            raise StudentError("the process running your code sent back a malformed reply (did your code change "
+                               "NumPy?)", failures.WRONG_TYPE) from None
+        result.update(value=value, after=[child.inputs.read(s) for s in specs], lines=int(reply.get("lines", 0)),
+                      tracer_kept=reply.get("tracer_kept") is True)
+        return result
 
 
 class FunctionProxy:
     """Calls the student's function in the child; behaves like the function for arrays in, plain data out.
 
     If the student's function wrote into an argument, the change is copied back into the caller's array (as it
-    would have happened in the student's own kernel); a read-only argument the child reports as changed means
-    the student switched the flag back on, which is reported as the write it is.
+    would have happened in the student's own kernel); read-only arguments are mapped read-only in the child.
     """
 
     def __init__(self, code, name):
@@ -187,39 +231,28 @@ class FunctionProxy:
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError(f"the grader calls {self.name} with positional arguments only")
-        value, after, _ = self.code.call(self.name, args)
-        self._copy_back(args, after)
-        return value
+        result = self.code.call(self.name, args)
+        self._copy_back(args, result["after"])
+        return result["value"]
 
     @staticmethod
     def _copy_back(args, after):
         for original, changed in zip(args, after):
             if not isinstance(original, np.ndarray):
                 continue
-            if changed.shape != original.shape or changed.dtype != original.dtype:
-                raise StudentError("your function changed the shape or type of an array it was given",
-                                   failures.WRONG_TYPE)
             if np.array_equal(changed, original, equal_nan=original.dtype.kind in "fc"):
                 continue
-            if not original.flags.writeable:
-                raise ReadOnlyWriteError("assignment destination is read-only (your function wrote into an input "
-                                         "it was given as read-only)")
+            if not original.flags.writeable:  # cannot happen: the child maps it read-only
+                raise ReadOnlyWriteError("your function wrote into an input it was given as read-only")
             np.copyto(original, changed)
 
     def line_count(self, *args):
-        """How many Python lines ran during one call (counted inside the child; used only to spot loops)."""
-        _, _, lines = self.code.call(self.name, args, trace=True)
-        return lines
+        """How many Python lines ran during one call (counted inside the child, which the student's code could
+        tamper with: used only to spot loops the source does not show); None if the counter was switched off."""
+        result = self.code.call(self.name, args, trace=True)
+        return result["lines"] if result["tracer_kept"] else None
 
     def peak_extra_bytes(self, *args):
-        """Peak memory added by one call, read by the grader from /proc: the growth of the resident peak during
-        the call (after resetting it), or of the child's lifetime peak address space over its size after running
-        the solution cell, whichever is larger (the child can reset the first, not the second)."""
-        child = self.code.child()
-        child.reset_peak()
-        before = child.memory_status()
-        self.code.call(self.name, args)
-        if not child.alive():
-            raise StudentError("the process running your code died during the call", failures.CRASHED)
-        after = child.memory_status()
-        return max(after["VmHWM"] - before["VmRSS"], after["VmPeak"] - child.baseline["VmSize"], 0)
+        """Peak memory added by one call, read by the grader (classroom.child.Peak): the whole process tree's,
+        files and shared memory included."""
+        return self.code.call(self.name, args, memory=True)["extra"]

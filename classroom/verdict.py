@@ -8,7 +8,7 @@ of a child process (classroom.student).
 import builtins
 import contextlib
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import failures
 from .errors import StudentError
@@ -69,13 +69,18 @@ class _TrustedNamespace(dict):
 
 def decide(cells, tests, **limits):
     """Run each (grade_id, code) of `tests`, in order and in one namespace, against the student's `cells` (a list
-    of code cells, see StudentCode; `limits` are StudentCode's). Returns {grade_id: Verdict}."""
+    of code cells, see StudentCode; `limits` are StudentCode's, `total_seconds` the time for all of it: a check
+    not reached within it fails as TIMED_OUT and says so). Returns {grade_id: Verdict}; the first one's printed
+    text starts with the grader's notes on the cells (IPython lines it skipped)."""
     import numpy
 
     verdicts = {}
     with StudentCode(cells, **limits) as student:
         namespace = _TrustedNamespace(student, __name__="__grading__", __builtins__=builtins, np=numpy)
         for grade_id, code in tests:
+            if student.seconds_left() <= 0:
+                verdicts[grade_id] = Verdict(failures.TIMED_OUT, str(student.out_of_time())[:MAX_MESSAGE])
+                continue
             printed = io.StringIO()
             try:
                 compiled = compile(code, f"<grade cell {grade_id}>", "exec", dont_inherit=True, optimize=0)
@@ -86,4 +91,8 @@ def decide(cells, tests, **limits):
                 verdicts[grade_id] = Verdict(kind, message[:MAX_MESSAGE], printed.getvalue()[:MAX_PRINTED])
             else:
                 verdicts[grade_id] = Verdict(printed=printed.getvalue()[:MAX_PRINTED])
+        if student.notes and verdicts:
+            first = next(iter(verdicts))
+            note = "".join(f"Note from the grader: {note}\n" for note in student.notes)
+            verdicts[first] = replace(verdicts[first], printed=(note + verdicts[first].printed)[:MAX_PRINTED])
     return verdicts

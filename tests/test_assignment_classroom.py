@@ -62,7 +62,8 @@ def test_the_line_counter_sees_python_work_grow_with_T():
     small, large = [np.ones((4, 4))] * 2, [np.ones((40, 40))] * 2
     assert count_lines(whole, *small)[1] == count_lines(whole, *large)[1]
     assert count_lines(rows, *large)[1] > count_lines(rows, *small)[1] + measures.GROWTH_ALLOWED
-    value, _ = count_lines(whole, *small)
+    value, _, kept = count_lines(whole, *small)
+    assert kept
     assert np.array_equal(value, np.ones((4, 4)))
 
 

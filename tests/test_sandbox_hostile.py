@@ -3,16 +3,25 @@
 Each hostile solution cell attacks at the top level (so both the display kernel and the grading child run it) and
 defines a *correct* `score_gradient` only if its attack worked: any escape would show up as points. The course
 holds an honest student too; afterwards her grade and files, the source notebook and the release are unchanged,
-and no process of the sandbox user is left. Without bubblewrap the test is skipped, unless
-REQUIRE_SANDBOX_TESTS=1 (CI), where a missing bwrap is an error.
+no process of the sandbox user is left and no control group of the grader's. Without bubblewrap the test is
+skipped, unless REQUIRE_SANDBOX_TESTS=1 (CI), where a missing bwrap is an error.
+
+The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.tree_memory: 2 GiB plus its
+tmpfs files) in places the address-space limit does not see; they count as escapes only where the machine gives
+the grader a memory cgroup (classroom.cgroups), which is what bounds them.
 """
+import glob
 import hashlib
+import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from classroom import sandbox
+from classroom import cgroups, failures, sandbox
+from classroom.errors import StudentError
+from classroom.student import StudentCode
 from tests.helpers import course
 
 pytestmark = [pytest.mark.integration,
@@ -93,6 +102,50 @@ for i in range(4096):
         f.write(chunk * 64)
 ESCAPED = True
 """),
+    "hostile_memfd_beyond_limits": attack("""
+import os
+held = []
+for i in range(48):  # 48 x 64 MiB = 3 GiB, none of it in the address space
+    fd = os.memfd_create(f"hoard{i}")
+    os.write(fd, b"x" * 64 * 2 ** 20)
+    held.append(fd)
+ESCAPED = len(held) * 64 > TREE_MIB
+""".replace("TREE_MIB", str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB))),
+    "hostile_user_namespace_tmpfs": attack("""
+import subprocess
+script = "mount -t tmpfs none /tmp && for i in 1 2 3 4 5 6 7; do head -c 60000000 /dev/zero > /tmp/f$i || exit 1; done"
+ESCAPED = subprocess.run(["unshare", "-rm", "sh", "-c", script]).returncode == 0
+"""),
+    "hostile_fills_dev_shm": attack("""
+written = 0
+for i in range(16):
+    with open(f"/dev/shm/fill{i}", "wb") as f:
+        for _ in range(16):
+            f.write(b"x" * 2 ** 20)
+            written += 2 ** 20
+ESCAPED = written >= 128 * 2 ** 20
+"""),
+    "hostile_deleted_file_held_open": attack("""
+import os
+held, written = open("/tmp/hidden", "wb"), 0
+os.unlink("/tmp/hidden")
+for _ in range(160):
+    held.write(b"x" * 2 ** 20)
+    held.flush()
+    written += 2 ** 20
+ESCAPED = written >= 128 * 2 ** 20
+"""),
+    "hostile_shared_anonymous_memory": attack("""
+import mmap
+maps, touched = [], 0
+for _ in range(12):  # 12 x 256 MiB, shared and anonymous, every page written
+    block = mmap.mmap(-1, 256 * 2 ** 20, flags=mmap.MAP_SHARED)
+    for offset in range(0, len(block), 4096):
+        block[offset] = 1
+    maps.append(block)
+    touched += len(block)
+ESCAPED = touched > 2600 * 2 ** 20
+"""),
     "hostile_leaves_process": """
 import subprocess
 subprocess.Popen(["/bin/sh", "-c", "sleep 600"], start_new_session=True)
@@ -117,8 +170,13 @@ def _sandbox_processes():
     return [line for line in out.splitlines() if line.split()[0] == str(sandbox.SANDBOX_UID)]
 
 
+def _grader_cgroups():
+    """Every control group named like the grader's, in every hierarchy."""
+    return sorted(glob.glob(f"{cgroups.ROOT}/**/{cgroups.PREFIX}*", recursive=True))
+
+
 def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
-    before_processes = _sandbox_processes()
+    before_processes, before_cgroups = _sandbox_processes(), _grader_cgroups()
     place = course.make_course(tmp_path / "course")
     honest = (course.SUBMISSIONS / "correct_einsum.py").read_text()
     course.write_submission(place, "alice", course.submission(honest))
@@ -135,3 +193,38 @@ def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
     assert scores["alice"] == alice_before
     assert {p: _digest(place / p) for p in guarded} == guarded
     assert _sandbox_processes() == before_processes
+    assert _grader_cgroups() == before_cgroups
+
+
+def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
+    """Files in memory that no address space maps (memfd) count against the tree's control group."""
+    if not cgroups.support()["ok"]:
+        pytest.skip(f"no memory cgroup here: {cgroups.support()['why']}")
+    hoard = ("import os\nheld = []\nfor i in range(48):\n    fd = os.memfd_create('m')\n"
+             "    os.write(fd, b'x' * 64 * 2 ** 20)\n    held.append(fd)\ndef held_mib():\n    return len(held) * 64\n")
+    with StudentCode([hoard], define_timeout=60, sandboxed=course.SANDBOXED) as code:
+        with pytest.raises(StudentError) as stopped:
+            code.lookup("held_mib")
+    assert stopped.value.kind == failures.OUT_OF_MEMORY, str(stopped.value)
+    assert str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB) in str(stopped.value)
+
+
+def test_no_user_namespace_inside_the_sandbox():
+    if not sandbox.mode()["no_userns"]:
+        pytest.skip("this machine allows no unprivileged user namespaces, so bubblewrap cannot forbid them")
+    probe = "import subprocess\ncode = subprocess.run(['unshare', '-rm', 'true']).returncode\n"
+    with StudentCode([probe], sandboxed=course.SANDBOXED) as code:
+        assert code.lookup("code") != 0
+
+
+def test_a_fork_bomb_within_its_limit_does_not_starve_another_student():
+    """Each tree counts its own processes: one holding all it may does not stop another from starting."""
+    bomb = ("import os, time\nchildren = 0\nwhile children < 200:\n    try:\n        pid = os.fork()\n"
+            "    except OSError:\n        break\n    if pid == 0:\n        time.sleep(60)\n        os._exit(0)\n"
+            "    children += 1\n")
+    honest = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
+    with StudentCode([bomb], sandboxed=course.SANDBOXED) as greedy, \
+            StudentCode([honest], sandboxed=course.SANDBOXED) as other:
+        assert 0 < greedy.lookup("children") < 200
+        A = np.full((3, 3), 1 / 3)
+        assert np.allclose(other.lookup("f")(A, np.eye(3)).sum(axis=1), 0)

@@ -24,6 +24,8 @@ class TrustedGrades(NbGraderPreprocessor):
     child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
     child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
     max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
+    total_seconds = Float(30.0, help="Seconds for all the checks of one submission together; a check not reached "
+                          "within them fails as TimedOut and says so.").tag(config=True)
 
     def preprocess(self, nb, resources):
         sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
@@ -36,7 +38,8 @@ class TrustedGrades(NbGraderPreprocessor):
         started = time.monotonic()
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
-                          cpu_seconds=self.child_cpu_seconds, sandboxed=sandboxed)
+                          cpu_seconds=self.child_cpu_seconds, sandboxed=sandboxed,
+                          total_seconds=self.total_seconds)
         self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
                       time.monotonic() - started)
         for cell in nb.cells:
