@@ -6,7 +6,9 @@ INSTRUCTORS.md):
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
                        student's solution run in a separate child process;
-  SanitizeFeedback     show students which hidden checks failed and why, never the checks' code.
+  SanitizeFeedback     show students which hidden checks failed and why, never the checks' code;
+  InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
+                       image from a student reaches autograded/, feedback/ or the formgrader's pages.
 """
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 
@@ -35,6 +37,7 @@ c.Autograde.autograde_preprocessors = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     f"{PREPROCESSORS}.trusted_grades.TrustedGrades",
+    f"{PREPROCESSORS}.inert_content.InertContent",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
@@ -53,3 +56,9 @@ c.ExchangeFactory.collect = "classroom.exchange.SafeCollect"
 # `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
 # made inert, same columns as nbgrader's (classroom/export.py).
 c.ExportApp.plugin_class = "classroom.export.SafeCsvExport"
+# Every HTML page made from a notebook with this configuration (feedback, the formgrader's manual grading view) is
+# made from an inert copy, even of a notebook autograded before InertContent was in the pipeline; any HTML left in
+# Markdown passes classroom's whitelist (nbconvert's own clean_html shows headings and tables as tags).
+c.HTMLExporter.preprocessors = [f"{PREPROCESSORS}.inert_content.InertContent"]
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"clean_html": f"{PREPROCESSORS}.inert_html.clean_html"}

@@ -25,14 +25,14 @@ def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, sandbox
     nb = new_notebook(cells=[
         new_code_cell("print('hello')"),
         new_code_cell("class TimedOut(Exception):\n    pass\nraise TimedOut('my own exception')"),
-        new_code_cell("print('x' * 500)\nprint('more')"),
+        new_code_cell("print('x' * 5000)\nprint('more')"),
         check,
         new_code_cell("while True:\n    pass"),
         new_code_cell("print('never')"),
     ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     config = Config()
     config.Sandbox.enabled = sandboxed
-    display = ExecuteForDisplay(timeout=2, max_output_chars=100, config=config)
+    display = ExecuteForDisplay(timeout=2, max_output_chars=2000, config=config)
 
     nb, _ = display.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
 

@@ -8,4 +8,7 @@ in by nbgrader_config.py):
 * `trusted_grades.TrustedGrades` (autograde, before SaveAutoGrades): decides every grade cell in the trusted process
   (classroom.verdict) and writes the verdict as the cell's outputs.
 * `sanitize_feedback.SanitizeFeedback` (generate_feedback): grade cells show their visible part and their verdict.
+* `inert_content.InertContent` (autograde, last before SaveAutoGrades; and every HTML page made from a notebook): each
+  cell rebuilt from inert content within size caps, with its parts `inert_outputs`, `inert_markdown`, `inert_images`
+  and the page template's filter `inert_html.clean_html`.
 """

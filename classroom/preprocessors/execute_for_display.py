@@ -3,7 +3,9 @@ those). It runs the student's own cells once, in a sandboxed kernel (classroom.k
 outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
 run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.failures):
 TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the run; a student's exception
-bearing one of those names is renamed. Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
+bearing one of those names is renamed. Each output is made inert and charged to its cell's caps as it arrives
+(classroom.preprocessors.inert_outputs, with InertContent's caps), so nothing big is held; widget state is not kept.
+Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
 """
 import contextlib
 import secrets
@@ -17,6 +19,8 @@ from traitlets import Float, Integer
 from .. import cells, config, failures
 from ..kernel import SandboxedKernelManager, kernel_folders
 from ..sandbox import MiB
+from .inert_content import InertContent
+from .inert_outputs import Budget, reduce_output
 
 TOKEN = "classroom_timeout"  # a key of nbclient's own reply for an interrupted cell (see error_on_timeout)
 
@@ -37,7 +41,9 @@ class ExecuteForDisplay(Execute):
     timeout = Integer(5, help="Seconds a single cell may run before it is interrupted.").tag(config=True)
     total_seconds = Float(20.0, help="Seconds for all the student's cells together; later cells are skipped.").tag(
         config=True)
-    max_output_chars = Integer(20000, help="Characters of output kept per cell.").tag(config=True)
+    max_output_chars = Integer(None, allow_none=True, help="Characters of output text kept per cell as it runs; "
+                               "by default InertContent.max_output_chars, the cap the notebook is held to.").tag(
+        config=True)
     kernel_memory = Integer(2048 * MiB, help="Address-space limit of the student's kernel, in bytes.").tag(
         config=True)
     kernel_cpu_seconds = Integer(300, help="CPU seconds the student's kernel may use in all.").tag(config=True)
@@ -46,10 +52,14 @@ class ExecuteForDisplay(Execute):
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
         super().__init__(*args, **kwargs)
         self.shutdown_kernel = "immediate"
+        self.store_widget_state = False  # widget state is for pages that load a widget manager: never ours
 
     def preprocess(self, nb, resources=None, km=None):
         self._sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
-        self._stopped, self._output_used = None, {}
+        self._stopped, self._budgets = None, {}
+        self._caps = InertContent(parent=self)
+        if self.max_output_chars is not None:
+            self._caps.max_output_chars = self.max_output_chars
         self._deadline = time.monotonic() + self.total_seconds
         self._token = secrets.token_hex(16)  # the student's code cannot forge nbclient's timeout reply
         self.error_on_timeout = dict(failures.error_output(failures.TIMED_OUT, ""), **{TOKEN: self._token})
@@ -103,6 +113,10 @@ class ExecuteForDisplay(Execute):
             return f"failed in a way the grader could not recover from ({type(exc).__name__})"
         return f"ran for more than {self.timeout} s" if self._interrupted else None
 
+    def on_comm_open_jupyter_widget(self, msg):
+        """nbclient's stand-in for a front end's Output widget would collect outputs past the caps: none."""
+        return None
+
     def on_cell_executed(self, **kwargs):
         """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""
         content = kwargs["execute_reply"].get("content", {})
@@ -114,17 +128,16 @@ class ExecuteForDisplay(Execute):
         super().on_cell_executed(**dict(kwargs, execute_reply=reply))
 
     def output(self, outs, msg, display_id, cell_index):
-        """nbclient's hook for each output: a student's error is renamed if need be, the rest cut at the cap."""
+        """nbclient's hook for each output: a student's error renamed if need be, every output made inert and charged
+        to the cell's caps; a note says what was cut or left out, once per reason."""
         content = msg.get("content", {})
         if msg["msg_type"] == "error":
-            return super().output(outs, dict(msg, content=own_name(content)), display_id, cell_index)
-        used = self._output_used.get(cell_index, 0)
-        self._output_used[cell_index] = used + len(str(content.get("text", ""))) + sum(
-            len(str(v)) for v in content.get("data", {}).values())
-        if self._output_used[cell_index] <= self.max_output_chars:
-            return super().output(outs, msg, display_id, cell_index)
-        if used <= self.max_output_chars:
-            outs.append(from_dict(failures.error_output(
-                failures.OUTPUT_CUT, f"the grader cut this cell's output after {self.max_output_chars} characters")))
-            self._output_used[cell_index] = self.max_output_chars + 1
-        return None
+            content = own_name(content)
+        budget = self._budgets.setdefault(cell_index, Budget(self._caps))
+        kept = reduce_output({**content, "output_type": msg["msg_type"]}, budget)
+        out = None
+        if kept is not None:
+            kept.pop("output_type")
+            out = super().output(outs, dict(msg, content=kept), display_id, cell_index)
+        outs.extend(from_dict(note) for note in budget.new_notes())
+        return out

@@ -1,14 +1,21 @@
 """SanitizeFeedback (generate_feedback): each grade cell shows its visible part, its points and its verdict (what the
-check printed, and the failure's kind and message), never the hidden tests' source or a traceback through it."""
+check printed, and the failure's kind and message), never the hidden tests' source or a traceback through it; and the
+whole notebook is made inert first (InertContent), so a notebook graded before that step was added is safe too."""
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import cells, failures
 from ..verdict import MAX_MESSAGE, MAX_PRINTED
+from .inert_content import InertContent
 
 
 class SanitizeFeedback(NbGraderPreprocessor):
-    """Feedback shows each grade cell's visible part, its points and its verdict; never hidden code."""
+    """Feedback shows each grade cell's visible part, its points and its verdict; never hidden code; nothing that
+    runs in a browser."""
+
+    def preprocess(self, nb, resources):
+        nb, resources = InertContent(parent=self).preprocess(nb, resources)
+        return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
         if not cells.is_check(cell):
