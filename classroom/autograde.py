@@ -69,7 +69,12 @@ def grade(app, assignment, jobs, work):
     """Grade and commit every job; [(student, why)] for those the grader failed on."""
     coursedir = app.coursedir
     template = os.path.join(work, "template.db")
-    commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)
+    try:
+        commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)
+    except Exception as exc:  # nothing is graded without it; nothing has been touched yet
+        why = str(staging.grader_failure(exc, "preparing the staging gradebook"))
+        say(f"nobody was graded: {why}")
+        return [(job.student, why) for job, _ in jobs]
     failed = []
     for done, (job, why) in enumerate(jobs, 1):
         say(f"{done}/{len(jobs)} {job.student}: grading ({why})")

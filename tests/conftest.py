@@ -55,7 +55,7 @@ def stored_text(path):
 # ---- score_gradient assignment (tests/test_assignment_*.py): graded once per session, then only read ---------------
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
-    """Every submission in tests/submissions/, autograded once by the real nbgrader with this course's config:
+    """Every submission in tests/submissions/, autograded once as `make autograde` does, with this course's config:
     ({student: (course path, {grade_id: score})}, {grade_id: points})."""
     from tests.helpers import corpus
 

@@ -1,6 +1,6 @@
 """The corpus of submissions (tests/submissions/): full marks for every correct variant, no unearned marks.
 
-All entries are graded in one session-wide `nbgrader autograde` run (the `graded_corpus` fixture); each test checks
+All entries are graded in one session-wide `make autograde` run (the `graded_corpus` fixture); each test checks
 one student's recorded score for every grade cell against tests/submissions/corpus.json.
 """
 import pytest

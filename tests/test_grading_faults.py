@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -152,6 +153,54 @@ def test_a_full_disk_is_named_and_keeps_the_previous_grade(graded, copy_of, refe
     assert_clean_and_settled(place, reference, {**FIRST, **AGAIN})
 
 
+def test_a_disk_that_really_fills_keeps_every_grade_until_there_is_room(graded, reference, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("a small file system of its own (tmpfs) needs root to mount")
+    small = tmp_path / "small"
+    small.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(small)]).returncode:
+        pytest.skip("this machine refuses to mount a tmpfs")
+    try:
+        place = Path(shutil.copytree(graded, small / "course", symlinks=True))
+        hand_in(place, AGAIN)
+        before = totals(place)
+        ballast = small / "ballast"
+        with open(ballast, "wb", buffering=0) as fill:
+            try:
+                while True:
+                    fill.write(b"\0" * 4096)
+            except OSError:
+                pass
+        full = driver(place)
+        assert full.returncode == 1 and "the disk is full" in full.stderr, full.stderr[-3000:]
+        assert totals(place) == before  # nobody lost a grade, nobody got a 0
+        ballast.unlink()
+        assert_clean_and_settled(place, reference, {**FIRST, **AGAIN})
+    finally:
+        subprocess.run(["umount", "-l", str(small)])
+
+
+def test_a_due_date_set_later_penalises_and_flags_late_work(graded, copy_of):
+    place = copy_of(graded)
+    with open(place / "nbgrader_config.py", "a") as config:
+        config.write('c.LateSubmissionPlugin.penalty_method = "zero"\n')
+    for who, stamp in (("alice", "2026-11-02 12:00:00 UTC"), ("bob", "2026-10-30 12:00:00 UTC"),
+                       ("carol", "2026-10-30 12:00:00 UTC")):
+        (place / "submitted" / who / ASSIGNMENT / "timestamp.txt").write_text(stamp)
+    course.nbgrader("db", "assignment", "add", ASSIGNMENT, "--duedate=2026-11-01 12:00:00 UTC", cwd=place)
+    result = driver(place)
+    assert result.returncode == 0 and "3 graded now" in result.stderr, result.stderr[-3000:]
+    with course.gradebook(place) as gb:
+        scores = {s.student.id: (s.score, s.late_submission_penalty) for s in gb.assignment_submissions(ASSIGNMENT)}
+    assert scores["alice"][0] == scores["alice"][1] > 0  # penalty "zero": all of alice's points taken
+    assert scores["bob"][1] == scores["carol"][1] == 0
+    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
+                            text=True, env=course.nbgrader_env())
+    assert report.returncode == 0, report.stderr
+    page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
+    assert "handed in 1 d 0 h 00 min after the due date; late penalty 16 points" in page
+
+
 def test_a_changed_assignment_regrades_everyone_without_accusing_them(graded, copy_of):
     place = copy_of(graded)
     source = place / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
@@ -227,6 +276,11 @@ def test_grading_one_student_touches_nobody_else(tmp_path, reference):
     one = driver(place, "--student", "alice")
     assert one.returncode == 0, one.stderr[-3000:]
     assert set(totals(place)) == {"alice"}
+    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
+                            text=True, env=course.nbgrader_env())
+    assert "1 students, 1 needed attention, 2 collected but not graded" in report.stdout, report.stdout  # quiz missing
+    page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
+    assert "<td>bob</td>" in page.split("Collected but not graded")[1] and "make autograde" in page
     assert not (place / "autograded" / "bob").exists() and not (place / "autograded" / "carol").exists()
     rest = driver(place)
     assert rest.returncode == 0 and "2 graded now, 1 already up to date" in rest.stderr, rest.stderr[-2000:]

@@ -1,15 +1,16 @@
 """The corpus of student submissions (tests/submissions/), graded in throw-away courses.
 
 Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
-and, for some, an edit of the notebook (tests.helpers.course.EDITS). `grade_corpus` runs the real
-`nbgrader autograde` on all of them and returns the gradebook's scores.
+and, for some, an edit of the notebook (tests.helpers.course.EDITS). `grade_corpus` grades all of them
+as `make autograde` does (`python -m classroom.autograde`, which runs nbgrader's pipeline on each) and returns the
+gradebook's scores.
 """
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-from .course import (ASSIGNMENT, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
+from .course import (ASSIGNMENT, AUTOGRADE_FLAGS, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
                      write_submission)
 
 
@@ -19,7 +20,7 @@ def corpus():
 
 
 def grade_corpus(base, batches=2):
-    """Grade every corpus entry with the real `nbgrader autograde`, split over `batches` courses run side by side.
+    """Grade every corpus entry as `make autograde` does, split over `batches` courses run side by side.
 
     Returns {student: (course path, {grade_id: score})} and the maximum score of each grade cell.
     """
@@ -29,7 +30,7 @@ def grade_corpus(base, batches=2):
         entry = entries[name]
         nb = submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit"))
         write_submission(courses[i % batches], name, nb)
-    running = [subprocess.Popen([str(Path(sys.executable).parent / "nbgrader"), "autograde", ASSIGNMENT],
+    running = [subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS],
                                 cwd=course, env=nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True) for course in courses]
     logs = [proc.communicate()[0] for proc in running]
