@@ -39,11 +39,11 @@ def say(message):
     print(f"{TAG} {message}", file=sys.stderr, flush=True)
 
 
-def plan(app, gb, assignment):
-    """([(Job, why)], up-to-date student count, [(student, refusal)]) for the submissions the command selects."""
+def plan(app, gb, assignment, versions):
+    """([(Job, why)], up-to-date student count, [(student, refusal)]) for the submissions the command selects;
+    `versions` is record.versions of the assignment."""
     coursedir = app.coursedir
     force = any(app.config[section].get("force") for section in ("Autograde", "BaseConverter") if section in app.config)
-    versions = record.versions(gb, assignment)
     selected = [n for n in versions if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
     jobs, current, refused = [], 0, []
     for student, folder in course.submitted(coursedir, assignment).items():
@@ -65,12 +65,13 @@ def plan(app, gb, assignment):
     return jobs, current, refused
 
 
-def grade(app, assignment, jobs, work):
-    """Grade and commit every job; [(student, why)] for those the grader failed on."""
+def grade(app, assignment, jobs, work, template):
+    """Grade and commit every job, staged under `work` from the gradebook `template` (made here unless it exists);
+    [(student, why)] for those the grader failed on."""
     coursedir = app.coursedir
-    template = os.path.join(work, "template.db")
     try:
-        commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)
+        if not os.path.exists(template):
+            commit.make_template(coursedir.db_url, coursedir.course_id, assignment, template)
     except Exception as exc:  # nothing is graded without it; nothing has been touched yet
         why = str(staging.grader_failure(exc, "preparing the staging gradebook"))
         say(f"nobody was graded: {why}")
@@ -114,10 +115,13 @@ def run(app, assignment, wait):
                 say(f"the gradebook has no assignment {assignment!r}: run `make release` (nbgrader "
                     "generate_assignment) first")
                 return 2
-            jobs, current, refused = plan(app, gb, assignment)
+            versions = record.versions(gb, assignment)
+            jobs, current, refused = plan(app, gb, assignment, versions)
         for student, why in refused:
             say(f"{student}: refused, not graded: {why}")
-        failed = grade(app, assignment, jobs, staging_dir) if jobs else []
+        # the template depends only on the assignment's version: kept between runs, made again when it changes
+        template = os.path.join(work, f"template-{assignment}-{record.digest(sorted(versions.items()))}.db")
+        failed = grade(app, assignment, jobs, staging_dir, template) if jobs else []
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
     say(f"{len(jobs) - len({s for s, _ in failed})} graded now, {current} already up to date, "
         f"{len({s for s, _ in failed})} failed, {len(refused)} refused")
@@ -134,6 +138,8 @@ def main(argv=None):
         print(__doc__)
         return 2
     assignment, extra = argv[0], [a for a in argv[1:] if a not in OWN_FLAGS]
+    # nbgrader runs `alembic` from PATH whenever it creates a gradebook (the staging ones too): the one beside us
+    os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     if "--no-sandbox" in argv:
         extra.append("--Sandbox.enabled=False")
         say("--no-sandbox: grading WITHOUT the sandbox; every student's code runs with your rights")

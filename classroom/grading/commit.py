@@ -19,10 +19,16 @@ PREFIX = ".replaced-"  # an autograded folder set aside during a swap
 
 
 def make_template(db_url, course_id, assignment, path):
-    """An SQLite gradebook at `path` holding the assignment only: notebooks, cells, points, sources, due date."""
+    """An SQLite gradebook at `path` holding the assignment only: notebooks, cells, points, sources, due date. Made
+    beside `path` and renamed into place, so a kill never leaves half a template; older templates are removed."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(db_url, course_id) as main, Gradebook(f"sqlite:///{path}", course_id) as template:
+    for old in glob.glob(os.path.join(os.path.dirname(path), f"template-{assignment}-*.db")):
+        os.remove(old)
+    part = f"{path}.part"
+    if os.path.exists(part):
+        os.remove(part)
+    with Gradebook(db_url, course_id) as main, Gradebook(f"sqlite:///{part}", course_id) as template:
         found = main.find_assignment(assignment)
         template.add_assignment(found.name, duedate=found.duedate)
         for nb in found.notebooks:
@@ -37,6 +43,7 @@ def make_template(db_url, course_id, assignment, path):
             for cell in nb.source_cells:
                 template.add_source_cell(cell.name, *where, cell_type=cell.cell_type, locked=cell.locked,
                                          source=cell.source, checksum=cell.checksum)
+    os.replace(part, path)
 
 
 def _staged_values(job, staged):

@@ -22,12 +22,13 @@ RECORD = ".classroom-grading.json"
 FORMAT = 1
 
 
-def _digest(parts):
-    digest = hashlib.sha256()
+def digest(parts):
+    """A short hex digest of a sequence of values (bytes as they are, anything else by its repr)."""
+    hasher = hashlib.sha256()
     for part in parts:
-        digest.update(part if isinstance(part, bytes) else repr(part).encode())
-        digest.update(b"\0")
-    return digest.hexdigest()[:32]
+        hasher.update(part if isinstance(part, bytes) else repr(part).encode())
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:32]
 
 
 def _read_regular(path):
@@ -42,7 +43,7 @@ def _read_regular(path):
 
 def submission_digest(folder, filename):
     """What was handed in for one notebook: its file (None if absent) and the submission's timestamp."""
-    return _digest([filename, _read_regular(os.path.join(folder, filename)) if filename else None,
+    return digest([filename, _read_regular(os.path.join(folder, filename)) if filename else None,
                     _read_regular(os.path.join(folder, "timestamp.txt"))])
 
 
@@ -53,7 +54,7 @@ def version(gb_assignment, gb_notebook):
     for cell in sorted(gb_notebook.grade_cells, key=lambda c: c.name):
         source = sources.get(cell.name)
         parts.append((cell.name, float(cell.max_score), cell.cell_type, source.source if source else None))
-    return _digest(parts)
+    return digest(parts)
 
 
 def versions(gb, assignment):
@@ -74,7 +75,7 @@ def grades_digest(gb, assignment, student, notebook):
     grades = sorted(submitted.grades, key=lambda g: g.name)
     if not grades or any(g.auto_score is None and g.manual_score is None for g in grades):
         return None
-    return _digest([str(submitted.assignment.timestamp)] + [(g.name, g.auto_score) for g in grades])
+    return digest([str(submitted.assignment.timestamp)] + [(g.name, g.auto_score) for g in grades])
 
 
 def read(folder):
