@@ -18,9 +18,26 @@ from . import record
 PREFIX = ".replaced-"  # an autograded folder set aside during a swap
 
 
+def _snapshot(db_url, part):
+    """Copy an SQLite gradebook (a consistent snapshot, through SQLite's backup API); False for other databases."""
+    import sqlite3
+
+    if not db_url.startswith("sqlite:///"):
+        return False
+    source, target = sqlite3.connect(db_url[len("sqlite:///"):]), sqlite3.connect(part)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    return True
+
+
 def make_template(db_url, course_id, assignment, path):
     """An SQLite gradebook at `path` holding the assignment only: notebooks, cells, points, sources, due date. Made
-    beside `path` and renamed into place, so a kill never leaves half a template; older templates are removed."""
+    beside `path` and renamed into place, so a kill never leaves half a template; older templates are removed.
+    From an SQLite gradebook it is a snapshot with every student and every other assignment removed (nbgrader
+    makes a new gradebook file by running `alembic`, seconds each time); from any other database, it is built."""
     from nbgrader.api import Gradebook
 
     for old in glob.glob(os.path.join(os.path.dirname(path), f"template-{assignment}-*.db")):
@@ -28,22 +45,33 @@ def make_template(db_url, course_id, assignment, path):
     part = f"{path}.part"
     if os.path.exists(part):
         os.remove(part)
-    with Gradebook(db_url, course_id) as main, Gradebook(f"sqlite:///{part}", course_id) as template:
-        found = main.find_assignment(assignment)
-        template.add_assignment(found.name, duedate=found.duedate)
-        for nb in found.notebooks:
-            template.add_notebook(nb.name, found.name, kernelspec=nb.kernelspec)
-            where = (nb.name, found.name)
-            for cell in nb.grade_cells:
-                template.add_grade_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
-            for cell in nb.solution_cells:
-                template.add_solution_cell(cell.name, *where)
-            for cell in nb.task_cells:
-                template.add_task_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
-            for cell in nb.source_cells:
-                template.add_source_cell(cell.name, *where, cell_type=cell.cell_type, locked=cell.locked,
-                                         source=cell.source, checksum=cell.checksum)
+    if _snapshot(db_url, part):
+        with Gradebook(f"sqlite:///{part}", course_id) as template:
+            for student in list(template.students):
+                template.remove_student(student.id)
+            for other in [a.name for a in template.assignments if a.name != assignment]:
+                template.remove_assignment(other)
+    else:
+        with Gradebook(db_url, course_id) as main, Gradebook(f"sqlite:///{part}", course_id) as template:
+            _copy_assignment(main, template, assignment)
     os.replace(part, path)
+
+
+def _copy_assignment(main, template, assignment):
+    found = main.find_assignment(assignment)
+    template.add_assignment(found.name, duedate=found.duedate)
+    for nb in found.notebooks:
+        template.add_notebook(nb.name, found.name, kernelspec=nb.kernelspec)
+        where = (nb.name, found.name)
+        for cell in nb.grade_cells:
+            template.add_grade_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
+        for cell in nb.solution_cells:
+            template.add_solution_cell(cell.name, *where)
+        for cell in nb.task_cells:
+            template.add_task_cell(cell.name, *where, max_score=cell.max_score, cell_type=cell.cell_type)
+        for cell in nb.source_cells:
+            template.add_source_cell(cell.name, *where, cell_type=cell.cell_type, locked=cell.locked,
+                                     source=cell.source, checksum=cell.checksum)
 
 
 def _staged_values(job, staged):

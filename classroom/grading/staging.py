@@ -136,15 +136,17 @@ def _timestamp(staged_submission):
         return None
 
 
-def _set_aside(job, staged_submission):
-    """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded."""
+def _set_aside(job, staged_submission, dropped):
+    """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded.
+    `dropped` is {file: why} of what the safe copy left out."""
     left_out = {}
     for name in job.notebooks:
         filename, note = job.handed[name]
         target = os.path.join(staged_submission, f"{name}.ipynb")
         source = os.path.join(staged_submission, filename) if filename else None
         if source is None or not os.path.isfile(source):
-            left_out[name] = note or f"`{name}.ipynb` was not handed in"
+            left_out[name] = (f"`{filename}` could not be graded: {dropped[filename]}" if filename in dropped
+                              else note or f"`{name}.ipynb` was not handed in")
             continue
         if source != target:
             os.replace(source, target)
@@ -192,6 +194,7 @@ def _fill_gradebook(job, gb, left_out, failed, timestamp):
 def stage(job, template, work, log):
     """Grade `job` into a fresh staging area under `work`; returns Staged. Raises GraderFailure."""
     from nbgrader.api import Gradebook
+    from nbgrader.coursedir import CourseDirectory
 
     area = tempfile.mkdtemp(prefix=f"{job.student}-", dir=work)
     try:
@@ -200,11 +203,14 @@ def stage(job, template, work, log):
         gradebook = os.path.join(area, "gradebook.db")
         os.makedirs(submission)
         staged = Staged(area, folder, gradebook)
+        limits = CourseDirectory(config=job.config)  # nbgrader's own size limits of a submission, in KB
         try:
-            staged.dropped = intake.copy_submission(job.submitted, submission)
+            staged.dropped = intake.copy_submission(job.submitted, submission,
+                                                    max_file_bytes=limits.max_file_size * 1024,
+                                                    max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:
             raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
-        left_out = staged.left_out = _set_aside(job, submission)
+        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped))
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
         if set(job.notebooks) - set(left_out):
