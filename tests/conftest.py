@@ -14,11 +14,22 @@ LESSON_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 
 
+# The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
+# in collection order, so starting with the longest leaves no worker alone with a long file at the end.
+LONGEST_FIRST = ["test_assignment_corpus.py", "test_grading_faults.py", "test_assignment_cycle.py",
+                 "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_class_report.py",
+                 "test_inert_pages.py", "test_browser_explorer.py", "test_output_caps.py"]
+
+
 def pytest_collection_modifyitems(items):
-    """Running a lesson notebook (nbval) starts a real kernel: those items are integration tests too."""
+    """Running a lesson notebook (nbval) starts a real kernel: those items are integration tests too. The longest
+    files go first (LONGEST_FIRST); the items of one file keep their order."""
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.integration)
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    order = {id(item): i for i, item in enumerate(items)}
+    items.sort(key=lambda item: (rank.get(item.path.name, len(rank)), order[id(item)]))
 
 
 @pytest.fixture(scope="session")
