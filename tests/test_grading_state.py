@@ -120,3 +120,9 @@ def test_configuration_problems_are_named_with_the_fix():
 def test_the_course_configuration_has_no_problems():
     from classroom import course
     assert settings.problems(course.course_app(["score_gradient"]).config) == []
+
+
+def test_a_file_name_in_a_note_carries_no_markup(tmp_path):
+    """The notes go into the student's feedback as Markdown: a name the student chose shows as plain text."""
+    _, note = names.handed_in(folder_with(tmp_path, "<img src=x onerror=alert(1)>.ipynb", "a`b`.ipynb"), NB)
+    assert "<" not in note and "a`b`" not in note and "?img src?x onerror?alert(1)?.ipynb" in note

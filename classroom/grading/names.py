@@ -14,6 +14,13 @@ RENAMED = ["{name} ({n}).ipynb", "{name}-{n}.ipynb", "{name}_{n}.ipynb", "{name}
            "{name} copy.ipynb", "{name} copy {n}.ipynb"]
 
 
+def shown(name, limit=80):
+    """A student's file name as the grader's notes show it: letters, digits and `_ . - ( ) + /` and spaces kept,
+    anything else (markup, backticks, control characters) as `?`, at most `limit` characters."""
+    safe = re.sub(r"[^A-Za-z0-9_.\-()+/ ]", "?", name)
+    return safe if len(safe) <= limit else safe[:limit - 1] + "…"
+
+
 def _pattern(template, name):
     escaped = re.escape(template).replace(re.escape("{name}"), re.escape(name)).replace(re.escape("{n}"), r"\d{1,3}")
     return re.compile(escaped, re.IGNORECASE)
@@ -47,9 +54,9 @@ def handed_in(folder, notebook, others=()):
     patterns = [_pattern(template, notebook) for template in RENAMED]
     candidates = [f for f in present if f not in taken and any(p.fullmatch(f) for p in patterns)]
     if len(candidates) == 1:
-        return candidates[0], (f"You handed in this notebook as `{candidates[0]}`; it was graded as `{expected}`, "
-                               "the name the assignment expects.")
-    listing = ", ".join(f"`{f}`" for f in present) or "no notebook at all"
+        return candidates[0], (f"You handed in this notebook as `{shown(candidates[0])}`; it was graded as "
+                               f"`{expected}`, the name the assignment expects.")
+    listing = ", ".join(f"`{shown(f)}`" for f in present[:10]) or "no notebook at all"
     if candidates:
         return None, (f"Expected `{expected}`, and the submission holds several copies of it ({listing}); none was "
                       "graded, because the grader cannot tell which one you meant. Hand in one file named "

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import nbformat
 
 from .. import cells, failures, intake
-from . import record
+from . import names, record
 
 NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
            "has been told and will grade it by hand.")
@@ -145,7 +145,8 @@ def _set_aside(job, staged_submission, dropped):
         target = os.path.join(staged_submission, f"{name}.ipynb")
         source = os.path.join(staged_submission, filename) if filename else None
         if source is None or not os.path.isfile(source):
-            left_out[name] = (f"`{filename}` could not be graded: {dropped[filename]}" if filename in dropped
+            left_out[name] = (f"`{names.shown(filename)}` could not be graded: {dropped[filename]}"
+                              if filename in dropped
                               else note or f"`{name}.ipynb` was not handed in")
             continue
         if source != target:
@@ -162,7 +163,9 @@ def _set_aside(job, staged_submission, dropped):
     return left_out
 
 
-def _explain(folder, gb, job, name, why, kind_message):
+def _explain(folder, gb, job, name, kind_message):
+    """The autograded notebook of a notebook that was not graded: the message, then the assignment's cells, every
+    check failed with NOT_GRADED and the message."""
     nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": f"**{kind_message}**"}],
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
           "nbformat": 4, "nbformat_minor": 4}
@@ -223,13 +226,13 @@ def stage(job, template, work, log):
             _fill_gradebook(job, gb, left_out, staged.incomplete, timestamp)
             for name, why in {**left_out, **staged.incomplete}.items():
                 message = NOT_RUN.format(why=why) if name in staged.incomplete else why
-                _explain(folder, gb, job, name, why, message)
+                _explain(folder, gb, job, name, message)
         for name in job.notebooks:
             filename, note = job.handed[name]
             notes = [note] if note and name not in left_out else []
             if staged.dropped and name == job.notebooks[0]:
                 notes.append("These files of your submission were left out: " + "; ".join(
-                    f"`{file}` ({why})" for file, why in staged.dropped[:10]) + ".")
+                    f"`{names.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
             if notes:
                 _note(os.path.join(folder, f"{name}.ipynb"), notes)
             submission_digest, version = job.expected[name]
