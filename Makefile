@@ -55,7 +55,7 @@ clean-venv:
 ASSIGNMENT ?= score_gradient
 NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
-.PHONY: release autograde feedback grades report bench-autograde bench-sandbox
+.PHONY: release autograde feedback grades report bench-autograde bench-sandbox bench-driver
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
 # grade_cells.py into the notebook's grade cells; commit the result.
@@ -86,6 +86,10 @@ report: $(READY)
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)
 	$(BIN)/python -m bench.autograde_cost
+
+# Grading through make autograde against plain nbgrader autograde, per submission, side by side.
+bench-driver: $(READY)
+	$(BIN)/python -m bench.driver_overhead
 
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
