@@ -13,7 +13,7 @@ CRASHED = "Crashed"               # the process running the student's code died 
 OUT_OF_MEMORY = "OutOfMemory"     # the student's code ran out of the memory it is given
 OUTPUT_CUT = "OutputCut"          # the grader cut a cell's output at its size cap
 NOT_RUN = "NotRun"                # a displayed cell was not run because an earlier one stopped the run
-NOT_GRADED = "NotGraded"          # the grader could not process the submission at all
+NOT_GRADED = "NotGraded"          # the notebook could not be graded at all (unreadable, missing, grader failed)
 
 KINDS = (CHECK_FAILED, RAISED, WRONG_TYPE, TIMED_OUT, CRASHED, OUT_OF_MEMORY, OUTPUT_CUT, NOT_RUN, NOT_GRADED)
 

@@ -110,6 +110,18 @@ def _open_source(source):
         raise BadSubmission(f"{os.fspath(source)!r} {what}: nothing was read from it") from None
 
 
+def read_regular(path):
+    """The bytes of `path` if it is a regular file, opened without following a link (checked on the descriptor);
+    None for anything else or anything that cannot be read. For the small files the grader reads in place in a
+    submitted or autograded folder (timestamp.txt, a notebook to digest, the grading record)."""
+    try:
+        fd = os.open(path, FILE_FLAGS)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        return file.read() if stat.S_ISREG(os.fstat(fd).st_mode) else None
+
+
 def kind(mode):
     """What a non-regular entry is, in words."""
     if stat.S_ISLNK(mode):

@@ -191,9 +191,7 @@ def test_a_due_date_set_later_penalises_and_flags_late_work(graded, copy_of):
         scores = {s.student.id: (s.score, s.late_submission_penalty) for s in gb.assignment_submissions(ASSIGNMENT)}
     assert scores["alice"][0] == scores["alice"][1] > 0  # penalty "zero": all of alice's points taken
     assert scores["bob"][1] == 0
-    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
-                            text=True, env=course.nbgrader_env())
-    assert report.returncode == 0, report.stderr
+    course.report(place)
     page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
     assert "handed in 1 d 0 h 00 min after the due date; late penalty 16 points" in page
 
@@ -209,9 +207,7 @@ def test_a_changed_assignment_regrades_everyone_without_accusing_them(graded, co
     result = driver(place)
     assert result.returncode == 0 and "2 graded now" in result.stderr, result.stderr[-3000:]
     assert totals(place)["alice"]["rows_sum_to_zero"] == 4.0
-    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
-                            text=True, env=course.nbgrader_env())
-    assert report.returncode == 0, report.stderr
+    course.report(place)
     assert "grade cells changed" not in (place / "report" / f"{ASSIGNMENT}.html").read_text()
 
 
@@ -273,8 +269,7 @@ def test_grading_one_student_touches_nobody_else(tmp_path, reference):
     one = driver(place, "--student", "alice")
     assert one.returncode == 0, one.stderr[-3000:]
     assert set(totals(place)) == {"alice"}
-    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place, capture_output=True,
-                            text=True, env=course.nbgrader_env())
+    report = course.report(place)
     assert "1 students, 1 needed attention, 1 collected but not graded" in report.stdout, report.stdout  # quiz missing
     page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
     assert "<td>bob</td>" in page.split("Collected but not graded")[1] and "make autograde" in page
@@ -286,3 +281,18 @@ def test_grading_one_student_touches_nobody_else(tmp_path, reference):
     forced = driver(place, "--student", "bob", "--force")
     assert forced.returncode == 0 and "1 graded now" in forced.stderr
     assert stamp == os.stat(place / "autograded" / "alice" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").st_mtime_ns
+
+
+def test_grading_one_notebook_keeps_the_others_autograded_copy(graded, copy_of):
+    """A notebook left out by --notebook keeps its autograded file even when no record lists it (graded by plain
+    nbgrader, e.g. the formgrader's Autograde button)."""
+    place = copy_of(graded)
+    folder = place / "autograded" / "alice" / ASSIGNMENT
+    kept = (folder / f"{ASSIGNMENT}.ipynb").read_bytes()
+    recorded = json.loads((folder / ".classroom-grading.json").read_text())
+    del recorded["notebooks"][ASSIGNMENT]
+    (folder / ".classroom-grading.json").chmod(0o644)
+    (folder / ".classroom-grading.json").write_text(json.dumps(recorded))
+    result = driver(place, "--student", "alice", "--notebook", "intuition_quiz", "--force")
+    assert result.returncode == 0 and "1 graded now" in result.stderr, result.stderr[-3000:]
+    assert (folder / f"{ASSIGNMENT}.ipynb").read_bytes() == kept

@@ -13,8 +13,6 @@ is the yardstick for the scripts, frames and styles the page template itself bri
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -84,9 +82,7 @@ def graded_class(tmp_path_factory):
     path.chmod(path.stat().st_mode | stat.S_IWUSR)
     path.write_text(json.dumps(legacy_notebook(json.loads(path.read_text()))))
     course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
-    report = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT], cwd=place,
-                            env=course.nbgrader_env(), capture_output=True, text=True)
-    assert report.returncode == 0, report.stderr
+    course.report(place)
     return place
 
 

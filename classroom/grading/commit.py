@@ -15,7 +15,8 @@ import shutil
 
 from . import record
 
-PREFIX = ".replaced-"  # an autograded folder set aside during a swap
+ASIDE = ".replaced-"    # an autograded folder set aside during a swap
+INCOMING = ".incoming-"  # a staged folder moved next to its place, not yet renamed into it
 
 
 def _snapshot(db_url, part):
@@ -128,12 +129,12 @@ def _swap(staged_folder, graded_folder):
     """Step 3: the staged folder takes the place of the student's autograded folder."""
     parent = os.path.dirname(graded_folder)
     os.makedirs(parent, exist_ok=True)
-    incoming = os.path.join(parent, f".incoming-{os.path.basename(graded_folder)}-{os.getpid()}")
+    incoming = os.path.join(parent, f"{INCOMING}{os.path.basename(graded_folder)}-{os.getpid()}")
     try:
         os.rename(staged_folder, incoming)
     except OSError:  # another file system: copy next to the target first, so the final step is still a rename
         shutil.copytree(staged_folder, incoming)
-    aside = os.path.join(parent, f"{PREFIX}{os.path.basename(graded_folder)}-{os.getpid()}")
+    aside = os.path.join(parent, f"{ASIDE}{os.path.basename(graded_folder)}-{os.getpid()}")
     if os.path.lexists(graded_folder):
         os.rename(graded_folder, aside)
     os.rename(incoming, graded_folder)
@@ -156,9 +157,9 @@ def commit(job, staged, db_url):
     entries = {name: entry for name, entry in (job.previous or {}).items() if name not in job.notebooks}
     for name in job.notebooks:
         entries[name] = dict(staged.entries[name], grades=digests[name])
-    for name in entries:  # a notebook graded another time keeps its autograded copy
+    for name in set(job.handed) - set(job.notebooks):  # not graded now: its autograded copy, if any, stays
         kept = os.path.join(job.graded, f"{name}.ipynb")
-        if name not in job.notebooks and os.path.isfile(kept):
+        if os.path.isfile(kept):
             shutil.copyfile(kept, os.path.join(staged.folder, f"{name}.ipynb"))
     record.write(staged.folder, entries)
     _swap(staged.folder, job.graded)
@@ -167,15 +168,11 @@ def commit(job, staged, db_url):
 
 def clean_leftovers(work, autograded_pattern):
     """Remove what killed runs left: staging areas under `work`, and folders set aside or half moved in a swap
-    (`autograded_pattern` is the glob of one assignment's autograded folders)."""
+    (`autograded_pattern` is the glob of one assignment's autograded folders, e.g. autograded/*/score_gradient)."""
     if os.path.isdir(work):
         for entry in os.listdir(work):
             _remove(os.path.join(work, entry))
-    for folder in glob.glob(autograded_pattern):
-        parent, name = os.path.split(folder)
-        for left in glob.glob(os.path.join(parent, f"{PREFIX}{name}-*")) + \
-                glob.glob(os.path.join(parent, f".incoming-{name}-*")):
+    parent, name = os.path.split(autograded_pattern)
+    for prefix in (ASIDE, INCOMING):
+        for left in glob.glob(os.path.join(parent, f"{prefix}{name}-*")):
             _remove(left)
-    pattern_parent = os.path.dirname(autograded_pattern)
-    for left in glob.glob(os.path.join(pattern_parent, f".incoming-{os.path.basename(autograded_pattern)}-*")):
-        _remove(left)

@@ -13,9 +13,9 @@ CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it into fe
 import hashlib
 import json
 import os
-import stat
 from dataclasses import dataclass
 
+from ..intake import read_regular
 from . import names
 
 RECORD = ".classroom-grading.json"
@@ -31,20 +31,10 @@ def digest(parts):
     return hasher.hexdigest()[:32]
 
 
-def _read_regular(path):
-    """The bytes of a regular file (never through a symlink), or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as file:
-        return file.read() if stat.S_ISREG(os.fstat(fd).st_mode) else None
-
-
 def submission_digest(folder, filename):
     """What was handed in for one notebook: its file (None if absent) and the submission's timestamp."""
-    return digest([filename, _read_regular(os.path.join(folder, filename)) if filename else None,
-                    _read_regular(os.path.join(folder, "timestamp.txt"))])
+    return digest([filename, read_regular(os.path.join(folder, filename)) if filename else None,
+                    read_regular(os.path.join(folder, "timestamp.txt"))])
 
 
 def version(gb_assignment, gb_notebook):
@@ -84,7 +74,7 @@ def read(folder):
     if not os.path.lexists(path):
         return {}
     try:
-        data = json.loads(_read_regular(path) or b"")
+        data = json.loads(read_regular(path) or b"")
         return data["notebooks"] if data.get("format") == FORMAT and isinstance(data["notebooks"], dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):
         return None

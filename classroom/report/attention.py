@@ -1,7 +1,7 @@
 """Which submissions need an instructor's look, and why. Decided on data only, never on the wording of a message:
 
-  * a grade is flagged for manual grading in the gradebook (classroom.autograde does that when nbgrader could not
-    process a submission);
+  * a grade is flagged for manual grading in the gradebook (classroom.autograde does that for a file that is not a
+    readable notebook, and when the grader itself failed on a notebook);
   * the grader recorded a failure of a kind that failures.ATTENTION lists (timed out, crashed, ran out of memory,
     output cut, could not be run): the kind is the error output's `ename` (see `kind`, the one place that reads it);
   * the submitted notebook lacks grade cells, or has them changed (type, points, locked source) or duplicated: the

@@ -50,6 +50,14 @@ def autograde(course_path, *flags, **env):
     return result
 
 
+def report(course_path, *flags):
+    """Run `python -m classroom.report ASSIGNMENT` (what `make report` runs) in a course; it must succeed."""
+    result = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT, *flags], cwd=course_path,
+                            env=nbgrader_env(), capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
 def make_course(path, config=""):
     """A fresh course directory: this repository's nbgrader_config.py (plus `config` lines) and source/, and a
     generated release/."""
