@@ -140,7 +140,8 @@ def _lookup(namespace, name):
 
 
 def _argument(spec):
-    """One argument, mapped from the file the grader wrote: shared if writeable, read-only otherwise."""
+    """One argument, mapped from the file the grader wrote: shared if writeable, read-only otherwise; a single
+    number (shape ()) arrives as a plain Python int, float or complex, as the grader passed it."""
     np = protocol.np
     dtype, shape = np.dtype(spec["dtype"]), tuple(int(n) for n in spec["shape"])
     if dtype.kind not in "biufc":
@@ -152,7 +153,8 @@ def _argument(spec):
         return array
     with open(spec["file"], "r+b" if spec["writeable"] else "rb") as file:
         shared = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_WRITE if spec["writeable"] else mmap.ACCESS_READ)
-    return np.frombuffer(shared, dtype=dtype, count=count, offset=int(spec["offset"])).reshape(shape)
+    array = np.frombuffer(shared, dtype=dtype, count=count, offset=int(spec["offset"])).reshape(shape)
+    return array.item() if shape == () else array
 
 
 def _call(namespace, request, allow):

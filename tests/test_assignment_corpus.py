@@ -16,6 +16,10 @@ def test_the_corpus_covers_every_kind():
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
     used = {entry["solution"] for entry in ENTRIES.values()}
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
+    answers = {p.name for p in course.ANSWERS.glob("*.py")}
+    defaults = {f"{grade_id}.py" for grade_id in course.answer_cells()}
+    used = {code for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code} | defaults
+    assert answers == used, f"answer files not used: {sorted(answers - used)}; missing: {sorted(used - answers)}"
 
 
 @pytest.mark.integration
@@ -25,8 +29,9 @@ def test_recorded_scores(name, graded_corpus):
     entry = ENTRIES[name]
     assert name in results, f"{name} has no recorded grade at all"
     place, grades = results[name]
-    lost = set(maximum) if entry["lost"] == "all" else set(entry["lost"])
-    assert lost <= set(maximum), f"unknown grade ids in corpus.json: {sorted(lost - set(maximum))}"
+    lost = set(maximum) - set(entry.get("kept", ())) if entry["lost"] == "all" else set(entry["lost"])
+    named = lost | set(entry.get("kept", ()))
+    assert named <= set(maximum), f"unknown grade ids in corpus.json: {sorted(named - set(maximum))}"
     expected = {grade_id: 0.0 if grade_id in lost else points for grade_id, points in maximum.items()}
     messages = course.messages(place, name)
     wrong = {g: (grades.get(g), expected[g], messages.get(g)) for g in expected if grades.get(g) != expected[g]}

@@ -20,7 +20,7 @@ from tests.helpers.quiz_answers import QUESTIONS, RIGHT, SECRETS
 pytestmark = pytest.mark.integration
 
 COURSE_ID = "sqrt-dk"
-FULL = 16.0  # score_gradient.ipynb
+FULL = 20.0  # score_gradient.ipynb
 QUIZ = 5.0   # intuition_quiz.ipynb: one point per question
 # bob's quiz: 1 and 4 right, 2 a wrong letter, 3 in the wrong form (a string, not a set), 5 left unanswered.
 BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l != RIGHT[2])),
@@ -28,7 +28,7 @@ BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l
 
 FIRST_ROUND = {"alice": "correct_einsum.py", "bob": "wrong_returns_A_times_G.py",
                "carol": "wrong_loops_over_cells.py", "dave": "cheat_exits_process.py"}
-FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 0.0 + 2, "carol": FULL - 2, "dave": 0.0}
+FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 4.0 + 2, "carol": FULL - 1, "dave": 0.0}
 
 
 class Cycle:

@@ -2,6 +2,7 @@
 and every grade cell shaped the way nbgrader's cell rhythm asks (docstring, grade_id, points, raises on failure)."""
 import ast
 import json
+import re
 
 import pytest
 
@@ -11,6 +12,7 @@ from tests.helpers import course
 
 SOURCE = ROOT / "source" / "score_gradient" / "score_gradient.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"
+ONLY_WHEN_GRADED = "# Only when graded:"
 
 
 def grade_cells(nb):
@@ -53,18 +55,29 @@ def test_each_grade_cell_checks_one_named_behaviour_and_raises_on_failure(cell):
     last = tree.body[-1]
     # a last value (a comparison, a number) would be read by nbgrader as partial credit; calls here return None
     assert not (isinstance(last, ast.Expr) and not isinstance(last.value, ast.Call)), "end by raising, not a value"
-    if "BEGIN HIDDEN TESTS" in source:
-        visible = source.split("### BEGIN HIDDEN TESTS")[0]
-        assert "score_gradient(" in visible, "the visible part must call the function, so the release fails it"
+    visible = cells.visible(source)
+    answers = {name for c in load_notebook(SOURCE)["cells"] if cells.is_solution(c)
+               for name in re.findall(r"^(?:def )?(\w+)", "".join(c["source"]), re.M)} - {"import", "def"}
+    assert any(re.search(rf"\b{name}\b", visible) for name in answers), \
+        "the visible part must use the student's answer, so that the released notebook fails it"
+    hidden = visible != source
+    assert (ONLY_WHEN_GRADED in visible) == hidden, \
+        "a check with a hidden part says on a `# Only when graded:` line what only the grader decides, and only it"
 
 
-def test_the_prompt_states_the_formula_and_the_three_rules():
+def test_the_prompt_gives_the_two_cases_and_hides_the_result_in_a_hint():
     text = "".join("".join(c["source"]) for c in load_notebook(RELEASE)["cells"] if c["cell_type"] == "markdown")
-    for needle in (r"\alpha_{ij}\Big(g_{ij}", "No Jacobian", "Whole-array operations", "Leave `A` and `G` alone"):
+    for needle in (r"\alpha_{ij}\,(1 - \alpha_{ij})", r"-\,\alpha_{ij}\,\alpha_{ik}", "No Jacobian",
+                   "Whole-array operations", "Leave `A` and `G` alone"):
         assert needle in text
+    before_hint, hint = text.split("<details>", 1)
+    result = r"\alpha_{ik}\Big(g_{ik} - \sum"
+    assert result not in before_hint and result in hint.split("</details>", 1)[0], \
+        "the simplified result appears only inside the collapsed hint"
 
 
 def test_release_holds_no_solution_and_no_hidden_test():
     text = RELEASE.read_text()
-    for secret in ("BEGIN SOLUTION", "HIDDEN TESTS", "weighted_mean", "_through_jacobians", "_softmax_rows"):
+    for secret in ("BEGIN SOLUTION", "HIDDEN TESTS", "weighted_mean", "_through_jacobians", "_expected",
+                   "_reference_sizes", "_chained", "-5 / 3"):
         assert secret not in text

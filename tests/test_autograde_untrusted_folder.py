@@ -42,7 +42,7 @@ def test_links_pipes_and_hard_links_in_a_submitted_folder_are_left_out(tmp_path)
     result = course.autograde(place)
 
     assert result.returncode == 0, result.stderr[-3000:]
-    assert sum(course.scores(place)["mallory"].values()) == 16.0  # her function is right: links cost her nothing
+    assert sum(course.scores(place)["mallory"].values()) == 20.0  # her function is right: links cost her nothing
     graded = place / "autograded" / "mallory" / ASSIGNMENT
     shown = "".join(p.read_text(errors="replace") for p in graded.rglob("*") if p.is_file())
     for leaked in (TOKEN, "### BEGIN SOLUTION", "# bob"):

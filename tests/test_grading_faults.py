@@ -193,7 +193,7 @@ def test_a_due_date_set_later_penalises_and_flags_late_work(graded, copy_of):
     assert scores["bob"][1] == 0
     course.report(place)
     page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
-    assert "handed in 1 d 0 h 00 min after the due date; late penalty 16 points" in page
+    assert "handed in 1 d 0 h 00 min after the due date; late penalty 20 points" in page
 
 
 def test_a_changed_assignment_regrades_everyone_without_accusing_them(graded, copy_of):

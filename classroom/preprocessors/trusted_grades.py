@@ -24,7 +24,7 @@ class TrustedGrades(NbGraderPreprocessor):
     child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
     child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
     max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
-    total_seconds = Float(30.0, help="Seconds for all the checks of one submission together; a check not reached "
+    total_seconds = Float(45.0, help="Seconds for all the checks of one submission together; a check not reached "
                           "within them fails as TimedOut and says so.").tag(config=True)
 
     def preprocess(self, nb, resources):

@@ -28,7 +28,9 @@ def grade_corpus(base, batches=2):
     courses = [make_course(Path(base) / f"course{i}") for i in range(batches)]
     for i, name in enumerate(sorted(entries)):
         entry = entries[name]
-        nb = submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit"))
+        answers = {grade_id: None if code is None else (SUBMISSIONS / "cells" / code).read_text()
+                   for grade_id, code in entry.get("answers", {}).items()}
+        nb = submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit"), answers)
         write_submission(courses[i % batches], name, nb)
     running = [subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS],
                                 cwd=course, env=nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -127,12 +127,32 @@ EDITS = {f.__name__: f for f in (delete_all_grade_cells, delete_hidden_grade_cel
                                  duplicate_grade_ids)}
 
 
-def submission(solution_code, edit=None):
-    """The released notebook as a student would hand it in: their code in the solution cell, plus an edit."""
+SOLUTION = "score_gradient_solution"  # the answer cell that defines score_gradient
+ANSWERS = SUBMISSIONS / "cells"  # right answers for the other answer cells, one file per grade_id
+
+
+def answer_cells():
+    """The grade_ids of the released notebook's answer cells other than score_gradient's."""
+    return [cells.grade_id(c) for c in json.loads(RELEASED.read_text())["cells"]
+            if cells.is_solution(c) and cells.grade_id(c) != SOLUTION]
+
+
+def submission(solution_code, edit=None, answers=None):
+    """The released notebook as a student would hand it in: their `score_gradient` code in its answer cell, right
+    answers in the other answer cells (tests/submissions/cells/<grade_id>.py) unless `answers` maps a grade_id to
+    other code (None leaves that cell as released), plus an edit."""
     nb = json.loads(RELEASED.read_text())
     for cell in nb["cells"]:
-        if cells.is_solution(cell):
+        if not cells.is_solution(cell):
+            continue
+        grade_id = cells.grade_id(cell)
+        if grade_id == SOLUTION:
             cell["source"] = solution_code
+        elif answers is not None and grade_id in answers:
+            if answers[grade_id] is not None:
+                cell["source"] = answers[grade_id]
+        else:
+            cell["source"] = (ANSWERS / f"{grade_id}.py").read_text()
     if edit:
         EDITS[edit](nb)
     return nb
