@@ -55,13 +55,20 @@ clean-venv:
 ASSIGNMENT ?= score_gradient
 NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
-.PHONY: release autograde feedback grades report bench-autograde bench-sandbox bench-driver
+.PHONY: release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
 # grade_cells.py into the notebook's grade cells; commit the result.
 release: $(READY)
 	$(BIN)/python tools/grade_cells.py
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+
+# A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
+# at least 12 characters). Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
+# Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py).
+quiz-variant: $(READY)
+	$(BIN)/python tools/quiz_variant.py
+	$(MAKE) release
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
 # re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless

@@ -72,7 +72,7 @@ def test_a_multi_select_is_all_or_nothing():
 
 
 @pytest.mark.parametrize("qid, answer, message", [
-    ("q1_score_size", "8", "asks for a number"),
+    ("q1_score_size", "8", "asks for a number, such as 3 or 2.5; you gave the text '8'"),
     ("q1_score_size", True, "asks for a number"),
     ("q1_score_size", float("nan"), "finite number"),
     ("q2_why_the_root", 1, "one letter among a, b, c, d, e"),
@@ -83,8 +83,9 @@ def test_a_multi_select_is_all_or_nothing():
     ("q3_closed_row", {"a", 1}, "1 is not one of the option letters"),
 ])
 def test_an_answer_in_the_wrong_form_gets_a_clear_message(qid, answer, message):
-    with pytest.raises(quiz.AnswerFormatError, match=message):
+    with pytest.raises(quiz.AnswerFormatError, match=message) as error:
         quiz.check(BANK[qid], answer)
+    assert str(error.value).startswith("This question") and qid not in str(error.value)
 
 
 def test_feedback_explains_each_chosen_option_and_hints_at_a_wrong_number():

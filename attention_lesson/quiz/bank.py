@@ -1,26 +1,22 @@
 """The sealed question bank: loading it, judging an answer, explaining it, and sealing a plain bank.
 
-Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz.widgets), by the hidden tests of
-source/score_gradient/intuition_quiz.ipynb and by tools/quiz_bank.py. The bank, `bank.json` beside this file,
-is sealed: the right answer of each question is stored only as a salted SHA-256 hash, and each explanation
-is stored scrambled with a key derived from the answer it explains. So a student who opens the file reads the
-questions and options, but neither which option is right nor the explanations; checking an answer (here, or
-in the widget) reveals the explanation of what was chosen, as a good self-check should. The plain key lives
-only in the hidden tests of the instructors' source/ notebook.
+Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz.widgets) and by tools/quiz_bank.py.
+The bank, `bank.json` beside this file, is sealed: the right answer of each question is stored only as a salted
+SHA-256 hash, and each explanation is stored scrambled with a key derived from the answer it explains. So a student
+who opens the file reads the questions and options, but neither which option is right nor the explanations;
+checking an answer (here, or in the widget) reveals the explanation of what was chosen, as a good self-check
+should. The graded quiz is not these questions: it is a parallel variant drawn by classroom.quiz_variants.
 """
 import base64
 import hashlib
 import json
 from dataclasses import dataclass
-from numbers import Integral, Real
 from pathlib import Path
 
+from . import answer_form
+from .answer_form import KINDS, AnswerFormatError  # noqa: F401 (AnswerFormatError: what callers catch)
+
 BANK_PATH = Path(__file__).with_name("bank.json")
-KINDS = ("number", "single", "multi")
-
-
-class AnswerFormatError(ValueError):
-    """An answer given in the wrong form (a string where a set of letters was asked, say)."""
 
 
 @dataclass(frozen=True)
@@ -59,29 +55,8 @@ def load_bank(path=BANK_PATH):
 
 
 def canonical(question, answer):
-    """The one string an answer stands for, or AnswerFormatError saying what form was expected."""
-    if question.kind == "number":
-        if isinstance(answer, bool) or not isinstance(answer, (Integral, Real)):
-            raise AnswerFormatError(f"{question.id} asks for a number, such as 3 or 2.5; got {type(answer).__name__} {answer!r}")
-        value = float(answer)
-        if value != value or value in (float("inf"), float("-inf")):
-            raise AnswerFormatError(f"{question.id} asks for a finite number; got {answer!r}")
-        return str(int(value)) if value.is_integer() else repr(value)
-    letters = question.letters
-    if question.kind == "single":
-        if not isinstance(answer, str) or answer.strip().lower() not in letters:
-            raise AnswerFormatError(f"{question.id} asks for one letter among {', '.join(letters)} as a string, such as "
-                                    f"'{letters[0]}'; got {type(answer).__name__} {answer!r}")
-        return answer.strip().lower()
-    if isinstance(answer, str) or not isinstance(answer, (set, frozenset, list, tuple)):
-        raise AnswerFormatError(f"{question.id} asks for a set of letters, such as {{'{letters[0]}', '{letters[1]}'}} "
-                                f"(every option you think is true); got {type(answer).__name__} {answer!r}")
-    chosen = set()
-    for item in answer:
-        if not isinstance(item, str) or item.strip().lower() not in letters:
-            raise AnswerFormatError(f"{question.id}: {item!r} is not one of the option letters {', '.join(letters)}")
-        chosen.add(item.strip().lower())
-    return "".join(sorted(chosen))
+    """The one string an answer stands for, or AnswerFormatError saying what form "this question" asks for."""
+    return answer_form.canonical(question.kind, question.letters, answer)
 
 
 def digest(question, canonical_answer):
@@ -112,8 +87,8 @@ def recover_answer(question, largest_number=10000):
     """The right answer, found the way anyone could: by trying every answer in the (small) answer space.
 
     Whole numbers from 0 to `largest_number` for a number; each letter for one choice; every subset of the
-    letters for a multi-select (returned as a set). Used by tools/quiz_bank.py and by the tests, so that no
-    answer is written anywhere but in the hidden tests.
+    letters for a multi-select (returned as a set). Used by tools/quiz_bank.py, by classroom.quiz_variants (so
+    that no graded variant's number is the self-check's) and by the tests, so that no answer is written anywhere.
     """
     if question.kind == "number":
         candidates = range(largest_number + 1)

@@ -1,19 +1,19 @@
-"""The quiz notebook's right answers, recovered from the sealed bank's hashes (no key is written in the tests),
-and the fragments of hidden tests and reference solutions that must never reach a student."""
+"""The graded quiz's questions and right answers (the committed variant, drawn from the public seed by
+classroom.quiz_variants), and the fragments of hidden tests and reference solutions that must never reach a student."""
 import json
 
-from attention_lesson.quiz import bank as quiz
+from classroom.quiz_variants import PUBLIC_SEED, draw
 
 from .course import RELEASED
 from .tools import load_tool
 
-QUESTIONS = list(quiz.load_bank().values())
-RIGHT = quiz.recover_answers(quiz.load_bank())
+QUESTIONS = list(draw(PUBLIC_SEED))
+RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}
 
 # What must never reach a student: fragments of the hidden tests and of the reference solution.
 SECRETS = ["BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "measures.python_loops",
            "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
-           "_zero_rows_only", *load_tool("quiz_bank").HIDDEN_TEST_FRAGMENTS]
+           "_zero_rows_only", *load_tool("quiz_variant").HIDDEN_TEST_FRAGMENTS]
 
 
 def answer_cell(n, answer):
