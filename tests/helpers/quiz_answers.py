@@ -11,9 +11,9 @@ QUESTIONS = list(draw(PUBLIC_SEED))
 RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}
 
 # What must never reach a student: fragments of the hidden tests and of the reference solution.
-SECRETS = ["BEGIN HIDDEN TESTS", "_softmax_rows", "_through_jacobians", "_diagnosis", "measures.python_loops",
-           "peak_extra_bytes", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values",
-           "_zero_rows_only", *load_tool("quiz_variant").HIDDEN_TEST_FRAGMENTS]
+SECRETS = ["BEGIN HIDDEN TESTS", "_expected", "_through_jacobians", "_diagnosis", "_reference_sizes", "_chained",
+           "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values", "-5 / 3",
+           *load_tool("quiz_variant").HIDDEN_TEST_FRAGMENTS]
 
 
 def answer_cell(n, answer):
