@@ -6,7 +6,7 @@ INSTRUCTORS.md):
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
                        student's solution run in a separate child process;
-  SanitizeFeedback     show students which hidden checks failed and why, never the checks' code;
+  SanitizeFeedback     show students which hidden checks failed and why, never the checks' code nor grade ids;
   InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
                        image from a student reaches autograded/, feedback/ or the formgrader's pages.
 """
@@ -48,6 +48,15 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+# The feedback page is our template, classroom/templates/feedback, extending nbgrader's (classroom/feedback_page.py):
+# each check named by its description, no grade id, no MathJax nor any other outside file, text that wraps. Set on
+# FeedbackPage, not HTMLExporter, so the formgrader's own pages keep nbgrader's templates and its Generate Feedback
+# button makes this page too.
+from classroom import feedback_page  # noqa: E402
+
+c.GenerateFeedback.exporter_class = "classroom.feedback_page.FeedbackPage"
+c.FeedbackPage.template_name = feedback_page.TEMPLATE
+c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
 
 # Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
 # symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
@@ -61,4 +70,7 @@ c.ExportApp.plugin_class = "classroom.export.SafeCsvExport"
 # Markdown passes classroom's whitelist (nbconvert's own clean_html shows headings and tables as tags).
 c.HTMLExporter.preprocessors = [f"{PREPROCESSORS}.inert_content.InertContent"]
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": f"{PREPROCESSORS}.inert_html.clean_html"}
+# Maths in Markdown is written as MathML when the page is made (latex2mathml; browsers render it with no script), and
+# the whitelist lets exactly that MathML through.
+c.HTMLExporter.filters = {"clean_html": f"{PREPROCESSORS}.inert_html.clean_html",
+                          "markdown2html": f"{PREPROCESSORS}.markdown_math.markdown2html"}

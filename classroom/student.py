@@ -21,6 +21,7 @@ from .child import Child
 from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
 from .sandbox import MiB
+from .unanswered import defined_names, not_answered
 
 
 class ForeignObject:
@@ -132,7 +133,9 @@ class StudentCode:
             self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
         if not reply.get("ok"):
             error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
-            if reply.get("error") != "NameError":
+            if reply.get("error") == "NotImplementedError":
+                error = StudentError(not_answered("your solution cell", message=reply.get("message")))
+            elif reply.get("error") != "NameError":
                 error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
             self._fail_define(child, error)
         self.cell_errors = list(reply.get("errors", []))
@@ -182,15 +185,28 @@ class StudentCode:
             raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}",
                                failures.WRONG_TYPE)
         if header["kind"] == protocol.MISSING:
-            if self.cell_errors:
-                why = "; ".join(f"cell {e['cell']} raised {e['error']}" + (f": {e['message']}" if e["message"] else "")
-                                for e in self.cell_errors)
-                raise NameError(f"name '{name}' is not defined by your answer cells ({why})")
-            raise NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on "
-                            "its own: keep imports and helpers inside it)")
+            raise self._not_defined(name)
         if header["kind"] == protocol.FUNCTION:
             return FunctionProxy(self, name)
         return protocol.decode(header, blobs, foreign)
+
+    def _not_defined(self, name):
+        """The NameError for a `name` the student's cells leave undefined, with the one reason that matters: the
+        error of the answer cell that binds it, or an answer cell still raising NotImplementedError."""
+        if len(self.cells) == 1:
+            return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
+                             "own: keep imports and helpers inside it)")
+        errors = [(e.get("cell"), str(e.get("error")), str(e.get("message") or "")) for e in self.cell_errors
+                  if isinstance(e, dict)]  # from the child: plain data, but whatever the student's code made of it
+        binding = [e for e in errors if e[0] in range(1, len(self.cells) + 1) and name in defined_names(
+            self.cells[e[0] - 1])]
+        _, error, message = (binding or [e for e in errors if e[1] == "NotImplementedError"] or [(0, "", "")])[0]
+        if error == "NotImplementedError":
+            return NameError(not_answered(f"`{name}` is not set, because its answer cell", "answer", message))
+        if error:
+            return NameError(f"`{name}` is not set: the answer cell that sets it raised {error}"
+                             + (f": {message}" if message else ""))
+        return NameError(f"name '{name}' is not defined by your answer cells")
 
     def call(self, name, args, trace=False, memory=False):
         """Call the student's `name` on arrays. Returns {"value", "after" (the inputs as the grader reads them
@@ -205,6 +221,8 @@ class StudentCode:
         self.calls, self.call_seconds = self.calls + 1, self.call_seconds + time.monotonic() - started
         result = {"extra": peak.extra() if peak else None}
         if not reply.get("ok"):
+            if reply.get("error") == "NotImplementedError":
+                raise StudentError(not_answered(f"`{name}`", message=reply.get("message")))
             raise raised(reply.get("error"), reply.get("message"))
         try:
             value = protocol.decode(reply, blobs, foreign)

@@ -41,15 +41,31 @@ class Verdict:
 NOT_GRADED = Verdict(failures.NOT_GRADED, "this check could not be run")
 
 
-def _failure(exc):
-    """(kind, message) for an exception out of a check's code."""
+def _behind(exc):
+    """The student's failure or missing name a check's exception stands for (a check that caught a NameError or a
+    StudentError and raised another exception), else `exc` itself."""
+    seen = exc
+    for _ in range(10):  # a chain of causes, never a loop
+        if isinstance(seen, (StudentError, NameError)):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+        if seen is None:
+            return exc
+    return exc
+
+
+def _failure(exc, called=True):
+    """(kind, message) for an exception out of a check's code; `called`: whether the check had called the student's
+    function before it (else nothing the function returned is to blame)."""
     if isinstance(exc, AssertionError):
         return failures.CHECK_FAILED, str(exc) or "a check failed"
+    exc = _behind(exc)
     if isinstance(exc, StudentError):
         return exc.kind, str(exc)
     if isinstance(exc, NameError):  # a name the student's cells do not define: its message says so
         return failures.CHECK_FAILED, str(exc)
-    return failures.CHECK_FAILED, f"{type(exc).__name__}: {exc} (while checking what your function returned)"
+    checked = "what your function returned" if called else "your answer"
+    return failures.CHECK_FAILED, f"{type(exc).__name__}: {exc} (while checking {checked})"
 
 
 class _TrustedNamespace(dict):
@@ -81,13 +97,13 @@ def decide(cells, tests, **limits):
             if student.seconds_left() <= 0:
                 verdicts[grade_id] = Verdict(failures.TIMED_OUT, str(student.out_of_time())[:MAX_MESSAGE])
                 continue
-            printed = io.StringIO()
+            printed, calls = io.StringIO(), student.calls
             try:
-                compiled = compile(code, f"<grade cell {grade_id}>", "exec", dont_inherit=True, optimize=0)
+                compiled = compile(code, "<check>", "exec", dont_inherit=True, optimize=0)  # no grade id in messages
                 with contextlib.redirect_stdout(printed):
                     exec(compiled, namespace)
             except Exception as exc:
-                kind, message = _failure(exc)
+                kind, message = _failure(exc, called=student.calls > calls)
                 verdicts[grade_id] = Verdict(kind, message[:MAX_MESSAGE], printed.getvalue()[:MAX_PRINTED])
             else:
                 verdicts[grade_id] = Verdict(printed=printed.getvalue()[:MAX_PRINTED])

@@ -109,6 +109,18 @@ def test_every_exception_out_of_a_check_has_a_kind(exc, kind):
     assert str(exc) in _failure(exc)[1]
 
 
+def test_a_check_blames_what_the_function_returned_only_after_calling_it():
+    assert _failure(TypeError("unhashable type"), called=True)[1].endswith("(while checking what your function returned)")
+    assert _failure(TypeError("unhashable type"), called=False)[1].endswith("(while checking your answer)")
+    try:  # a check that caught the student's missing name and raised something else: the missing name is the reason
+        try:
+            raise NameError("name 'answer_2' is not defined by your answer cells")
+        except NameError:
+            raise TypeError("cannot format the answer") from None
+    except TypeError as exc:
+        assert _failure(exc) == (failures.CHECK_FAILED, "name 'answer_2' is not defined by your answer cells")
+
+
 def test_a_student_error_has_a_student_kind():
     with pytest.raises(ValueError):
         StudentError("a check failed", failures.CHECK_FAILED)
@@ -124,12 +136,26 @@ def test_a_student_exception_never_passes_for_the_grader():
 
 def test_feedback_keeps_the_verdict_and_drops_hidden_code():
     cell = new_code_cell('"""Checks a thing."""\nf(1)\n### BEGIN HIDDEN TESTS\nsecret = 42\n### END HIDDEN TESTS\n')
-    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "thing", "points": 2, "locked": True, "solution": False}
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "check_7", "points": 2, "locked": True, "solution": False}
     cell.outputs = [{"output_type": "error", "ename": failures.CHECK_FAILED, "evalue": "wrong sign",
                      "traceback": ["File <grade cell>, line 4", "secret = 42", "CheckFailed: wrong sign"]}]
     cell, _ = SanitizeFeedback().preprocess_cell(cell, {}, 0)
-    assert "secret" not in cell.source and "'thing' (2 points)" in cell.source and "f(1)" in cell.source
+    assert "secret" not in cell.source and "(2 points)" in cell.source and "f(1)" in cell.source
+    assert "check_7" not in cell.source  # no grade id: the check is named by its description
+    assert cell.metadata.classroom.label == "Checks a thing."
     assert cell.outputs == [failures.error_output(failures.CHECK_FAILED, "wrong sign")]
+
+
+def test_feedback_names_graded_cells_for_the_student_and_says_points_in_words():
+    answer = new_code_cell("def f(x):\n    return x\n")
+    answer.metadata["nbgrader"] = {"grade": False, "grade_id": "f_solution", "solution": True, "locked": False}
+    plain = new_code_cell("### BEGIN HIDDEN TESTS\nassert f(1) == 1\n### END HIDDEN TESTS\n")
+    plain.metadata["nbgrader"] = {"grade": True, "grade_id": "f_check", "points": 1, "locked": True, "solution": False}
+    sanitize = SanitizeFeedback()
+    labels = [sanitize.preprocess_cell(cell, {}, n)[0].metadata.classroom for n, cell in enumerate([answer, plain])]
+    assert [entry["label"] for entry in labels] == ["Your answer", "Check 2"]
+    assert len({entry["anchor"] for entry in labels}) == 2
+    assert plain.source.endswith("(1 point).") and "f_check" not in plain.source
 
 
 def test_what_the_hidden_tests_import_needs_no_grading_extra():

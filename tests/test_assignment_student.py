@@ -63,8 +63,24 @@ def test_the_solution_cell_failing_is_reported_once():
 def test_answer_cells_run_one_by_one():
     with student("a = 1\n", "raise NotImplementedError()\n", "c = 3\n") as code:
         assert code.lookup("a") == 1 and code.lookup("c") == 3
-        with pytest.raises(NameError, match="cell 2 raised NotImplementedError"):
+        with pytest.raises(NameError, match="Not answered yet: `b` is not set") as missing:
             code.lookup("b")
+        assert "cell 2" not in str(missing.value)  # one short reason, not the list of every cell that failed
+
+
+def test_a_missing_answer_is_blamed_on_the_cell_that_sets_it():
+    with student("raise NotImplementedError()\n", "b = 1 / 0\n") as code:
+        with pytest.raises(NameError, match="^`b` is not set: the answer cell that sets it raised ZeroDivisionError"):
+            code.lookup("b")
+
+
+def test_an_unwritten_function_is_not_answered_yet():
+    unwritten = "def f(A, G):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+    with student(unwritten) as code, pytest.raises(StudentError, match="^Not answered yet: `f` still raises") as raised:
+        code.lookup("f")(np.eye(2), np.eye(2))
+    assert raised.value.kind == failures.RAISED
+    with student("raise NotImplementedError()\n") as code, pytest.raises(StudentError, match="your solution cell"):
+        code.lookup("f")
 
 
 def test_the_child_has_a_memory_limit():

@@ -1,6 +1,11 @@
 """SanitizeFeedback (generate_feedback): each grade cell shows its visible part, its points and its verdict (what the
 check printed, and the failure's kind and message), never the hidden tests' source or a traceback through it; and the
-whole notebook is made inert first (InertContent), so a notebook graded before that step was added is safe too."""
+whole notebook is made inert first (InertContent), so a notebook graded before that step was added is safe too.
+
+It also names each graded cell for the student, in the cell's metadata `classroom` = {"label", "anchor"} that the
+feedback template (classroom/templates/feedback) prints in the summary and in the cell's heading: a check by the
+docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id.
+"""
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
 
@@ -8,16 +13,46 @@ from .. import cells, failures
 from ..verdict import MAX_MESSAGE, MAX_PRINTED
 from .inert_content import InertContent
 
+HIDDEN_RAN = "This check's hidden part ran when your work was graded"
+
+
+def points(value):
+    """`value` points in words: "1 point", "2 points", "0.5 points"."""
+    return f"{value:g} point" + ("" if value == 1 else "s")
+
+
+def label(cell, number, answers=None):
+    """What the student sees as the name of a graded cell (Markdown): a check's description, else its role; the
+    `number` of the cell among the graded ones, and of the answer cell among `answers` of them, if several."""
+    meta = cells.nbgrader(cell)
+    if cells.is_check(cell):
+        return cells.docstring(cells.source(cell)) or f"Check {number}"
+    if meta.get("solution"):
+        return ("Your answer" if cell.get("cell_type") == "code" else "Your written answer") + (
+            f" {answers}" if answers else "")
+    return "Task" if meta.get("task") else f"Graded part {number}"
+
 
 class SanitizeFeedback(NbGraderPreprocessor):
     """Feedback shows each grade cell's visible part, its points and its verdict; never hidden code; nothing that
-    runs in a browser."""
+    runs in a browser; no grade id."""
+
+    _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
+    _numbered = False  # whether answer cells are numbered (there are several)
 
     def preprocess(self, nb, resources):
         nb, resources = InertContent(parent=self).preprocess(nb, resources)
+        self._graded = self._answers = 0
+        self._numbered = sum(cells.is_solution(cell) for cell in nb.cells) > 1
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
+        meta = cells.nbgrader(cell)
+        if meta.get("grade") or meta.get("solution") or meta.get("task"):
+            self._graded += 1
+            self._answers += bool(meta.get("solution"))
+            name = label(cell, self._graded, self._answers if self._numbered else None)
+            cell.metadata["classroom"] = {"label": name, "anchor": f"graded-{index + 1}"}
         if not cells.is_check(cell):
             return cell, resources
         source = cells.source(cell)
@@ -25,9 +60,8 @@ class SanitizeFeedback(NbGraderPreprocessor):
             shown = cells.visible(source)
             if shown is None:
                 shown = f'"""{cells.docstring(source)}"""\n'
-            meta = cells.nbgrader(cell)
-            cell.source = (shown.rstrip() + f"\n# Hidden check '{meta.get('grade_id')}' ({meta.get('points'):g} "
-                           "points) ran here when your work was graded.")
+            worth = f" ({points(meta['points'])})" if isinstance(meta.get("points"), (int, float)) else ""
+            cell.source = shown.rstrip() + f"\n# {HIDDEN_RAN}{worth}."
         kept = []
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":

@@ -2,7 +2,7 @@
 
 Starts JupyterLab or Voilà on a free loopback port in its own process group and stops the whole group
 afterwards; launches Debian's Chromium through Playwright (never `playwright install`). Used by
-tests/test_browser_explorer.py and bench/explorer_latency.py.
+tests/test_browser_explorer.py, tests/test_inert_pages.py, tests/test_feedback_page.py and bench/explorer_latency.py.
 """
 import contextlib
 import json
@@ -37,6 +37,17 @@ def why_no_browser():
     if not Path(CHROMIUM).exists():
         return f"Chromium is not at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM=/path/to/it)"
     return None
+
+
+def browser_tests():
+    """The pytest marks of a module of browser tests: integration, and skipped with the reason where there is no
+    browser, except where CI requires them (REQUIRE_BROWSER_TESTS=1): there a missing browser is an error."""
+    import pytest
+
+    missing = why_no_browser()
+    if missing and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":
+        raise RuntimeError(f"REQUIRE_BROWSER_TESTS=1 but {missing}")
+    return [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")]
 
 
 def free_port():
