@@ -10,7 +10,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Extra arguments for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
 
-.PHONY: lab test test-fast notebooks bench explore clean-venv
+.PHONY: lab lab-setup test test-fast notebooks bench explore clean-venv
 
 lab: $(READY)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
@@ -40,11 +40,24 @@ explore: $(READY)
 	@echo "The divisor explorer: http://localhost:$(EXPLORE_PORT)/voila/render/04-explore-the-divisor.ipynb"
 	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(EXPLORE_ARGS)
 
-$(READY): requirements.txt pyproject.toml
+# The built lab/ files are prerequisites too, so an existing .venv gets them linked once (later rebuilds show
+# through the links).
+$(READY): requirements.txt pyproject.toml lab/overrides.json lab/validate-notice/labextension/package.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 10) <= sys.version_info[:2] <= (3, 13) else "This lesson needs Python 3.10 to 3.13, and $(PYTHON) is Python %d.%d. Run make with PYTHON=python3.12 (or another supported version)." % sys.version_info[:2])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt -e .
+	$(MAKE) --no-print-directory lab-setup LAB_PREFIX=$(VENV)
 	touch $(READY)
+
+# What JupyterLab gets for this course (lab/README.md): the Validate notice extension, prebuilt (no node needed),
+# and settings that turn off the "official Jupyter news" question, linked into an environment's share/jupyter/.
+# The $(READY) step does it for .venv; conda users: make lab-setup LAB_PREFIX="$$CONDA_PREFIX"
+LAB_PREFIX ?= $(VENV)
+LAB_SHARE = $(LAB_PREFIX)/share/jupyter
+lab-setup:
+	mkdir -p $(LAB_SHARE)/labextensions $(LAB_SHARE)/lab/settings
+	ln -sfn $(abspath lab/validate-notice/labextension) $(LAB_SHARE)/labextensions/attention-lesson-validate-notice
+	ln -sf $(abspath lab/overrides.json) $(LAB_SHARE)/lab/settings/overrides.json
 
 clean-venv:
 	rm -rf $(VENV)

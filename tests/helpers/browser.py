@@ -88,18 +88,16 @@ class Server:
         return [sys.executable, "-m", "voila", str(self.folder), "--no-browser", "--Voila.ip=127.0.0.1",
                 f"--port={self.port}", f"--token={self.token}"]
 
-    def url(self):
+    def url(self, name=None):
+        """The page of the notebook `name` (by default the one the server was made for)."""
         if self.kind == "lab":
-            return f"{self.base}/lab/tree/{self.name}?token={self.token}"
-        return f"{self.base}/voila/render/{self.name}?token={self.token}"
+            return f"{self.base}/lab/tree/{name or self.name}?token={self.token}"
+        return f"{self.base}/voila/render/{name or self.name}?token={self.token}"
 
     def __enter__(self):
-        settings = self.scratch / "settings"
-        # no "would you like news?" prompt over the page (and no news fetched from a closed network)
-        notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-        notification.parent.mkdir(parents=True)
-        notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-        env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings),
+        # empty user settings: what the page shows comes from .venv alone (no "would you like news?" question there:
+        # lab/overrides.json, linked in by make)
+        env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(self.scratch / "settings"),
                    JUPYTERLAB_WORKSPACES_DIR=str(self.scratch / "workspaces"), PYTHONUNBUFFERED="1")
         self._log_file = open(self.log, "wb")
         self.proc = subprocess.Popen(self.command(), cwd=self.folder, env=env, stdout=self._log_file,
