@@ -184,8 +184,9 @@ def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
     alice_before = course.scores(place)["alice"]
     guarded = {p: _digest(place / p) for p in ("source", "release", "submitted/alice", "autograded/alice",
                                                "nbgrader_config.py")}
+    unanswered = {grade_id: None for grade_id in course.answer_cells()}  # only their code: nothing else to earn
     for name, code in HOSTILE.items():
-        course.write_submission(place, name, course.submission(code))
+        course.write_submission(place, name, course.submission(code, answers=unanswered))
     course.autograde(place, HOSTILE_COURSE=str(place))
     scores = course.scores(place)
     earned = {name: sum(scores[name].values()) for name in HOSTILE}
