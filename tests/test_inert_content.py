@@ -30,7 +30,11 @@ HONEST_MARKDOWN = [
     "1706.03762) or [the lesson](../notebooks/01-why-divide.ipynb#Scores) and [below](#checks).",
     "| T | seconds |\n|--:|--:|\n| 8 | 0.1 |\n\n* one\n* two\n\n```python\nx = A * G\n```\n\n> a quote, `code`",
     "Mail me: [me](mailto:me@example.org). A plain ! and [brackets] too.",
+    "<details>\n<summary>Hint (open it once you have tried)</summary>\n\nThe result is $a_{ik}$.\n\n</details>",
 ]
+# A collapsed hint with anything more than the bare tags is shown as text like any other HTML.
+NOT_A_BARE_HINT = ["<details open>hint</details>", "<details ontoggle=alert(1) open>x</details>",
+                   "<summary onclick=alert(1)>x</summary>", "<details><script>alert(1)</script></details>"]
 
 
 def cut_kinds(outputs):
@@ -58,6 +62,11 @@ def inert(nb, **caps):
 def test_honest_markdown_is_kept_as_written(source):
     assert not active(source)
     assert inert_markdown(source, None, InertContent()) == (source, {})
+
+
+@pytest.mark.parametrize("source", NOT_A_BARE_HINT)
+def test_a_hint_with_attributes_or_content_tags_is_shown_as_text(source):
+    assert active(source)
 
 
 @pytest.mark.parametrize("name", sorted(hostile.MARKDOWN))
@@ -177,9 +186,12 @@ def test_clean_html_keeps_markdowns_markup_and_nothing_that_runs():
     html = ('<h2 id="x">T</h2><p>a <em>b</em> <code>c</code></p><table><tr><td style="text-align:right;color:red">1'
             '</td></tr></table><a href="https://e.org">l</a><a href="javascript:alert(1)">j</a>'
             '<img src="data:image/png;base64,AAAA" width="3" onerror="alert(1)"><img src="http://x.invalid/p.png">'
-            '<script>alert(1)</script><style>body{}</style><iframe srcdoc="x"></iframe><svg onload="alert(1)"/>')
+            '<script>alert(1)</script><style>body{}</style><iframe srcdoc="x"></iframe><svg onload="alert(1)"/>'
+            '<details open ontoggle="alert(1)"><summary onclick="alert(1)">h</summary>x</details>')
     tags = Tags(clean_html(html)).found
-    assert {t for t, _ in tags} == {"h2", "p", "em", "code", "table", "tbody", "tr", "td", "a", "img"}
+    assert {t for t, _ in tags} == {"h2", "p", "em", "code", "table", "tbody", "tr", "td", "a", "img", "details",
+                                    "summary"}
+    assert [a for t, a in tags if t in ("details", "summary")] == [{}, {}]
     assert [a for t, a in tags if t == "a"] == [{"href": "https://e.org"}, {}]
     assert [a for t, a in tags if t == "img"] == [{"src": "data:image/png;base64,AAAA", "width": "3"}, {}]
     assert [a for t, a in tags if t == "td"] == [{"style": "text-align:right;"}]

@@ -158,9 +158,19 @@ def test_validate_in_the_assignments_tab_says_it_in_general(lab):
     page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
     page.locator("#jp-main-dock-panel .lm-TabBar-tab", has_text="Assignments").click()  # it may open behind
     assignments = page.locator("#nbgrader-assignment-list")
-    # the list arrives from the server after the tab opens: as slow as a loaded machine is
-    assignments.locator(".assignment-notebooks-link", has_text="ps1").click(timeout=WAIT_MS)
-    assignments.get_by_role("button", name="Validate", exact=True).click(timeout=WAIT_MS)
+    # The list arrives from the server after the tab opens, and is drawn again when a refresh lands: open the
+    # assignment's notebooks until its Validate button shows (a loaded machine takes a while).
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    button = assignments.get_by_role("button", name="Validate", exact=True)
+    for _ in range(WAIT_MS // 5_000):
+        assignments.locator(".assignment-notebooks-link", has_text="ps1").click(timeout=WAIT_MS)
+        try:
+            button.wait_for(timeout=5_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    button.click(timeout=WAIT_MS)
     message = results(page)
     assert "validation-success" in message.get_attribute("class")
     notice = message.locator(NOTICE).inner_text()

@@ -15,9 +15,9 @@ import re
 import bleach
 from bleach.css_sanitizer import CSSSanitizer
 
-TAGS = {"a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "div", "dl", "dt", "em", "h1", "h2",
-        "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s", "samp", "span", "strong", "sub",
-        "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"}
+TAGS = {"a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div", "dl", "dt", "em",
+        "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s", "samp", "span",
+        "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul"}
 CELL = ["align", "colspan", "rowspan", "style"]
 IMAGE_DATA = re.compile(r"data:image/(png|jpeg);base64,[A-Za-z0-9+/=]*")
 LINK = re.compile(r"(https?://|mailto:|#|[^:]*$)", re.IGNORECASE)

@@ -2,7 +2,7 @@
 formgrader's).
 
 A cell is shown as the student wrote it unless its source holds raw HTML (a `<` that opens a tag, a comment or an
-autolink), an image other than one of the cell's own checked attachments, or a link whose target is neither a web
+autolink, other than a bare `<details>` or `<summary>` tag), an image other than one of the cell's own checked attachments, or a link whose target is neither a web
 address, a mail address, an anchor nor a plain relative path. Such a cell is shown as text: its `<`, `[` and `]` become
 character references, so no tag, image or link is left (the rest of its formatting stays), with a note saying why.
 Deciding on the source's characters, not on one parser's reading of them, leaves no room for renderers that disagree.
@@ -14,6 +14,9 @@ from .inert_images import FORMATS, checked, decoded_size
 from .inert_outputs import as_text
 
 RAW_HTML = re.compile(r"<[A-Za-z/!?]")
+# The one markup kept as written: a collapsed hint, `<details>` and `<summary>` with no attribute, which can neither
+# load nor run anything (the assignment hides a result in one).
+HINT_TAGS = re.compile(r"</?(details|summary)>")
 OWN_IMAGE = re.compile(r"!\[[^\[\]]*\]\(attachment:([A-Za-z0-9_.-]{1,100})\)")
 LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)|^ {0,3}\[[^\]\n]*\]:\s*<?(\S*)", re.MULTILINE)
 WEB_TARGET = re.compile(r"(https?://|mailto:|#)", re.IGNORECASE)
@@ -32,7 +35,7 @@ def plain_target(target):
 
 def active(source, own_images=()):
     """Whether the Markdown `source` could make a page load, run or show anything but text and its own images."""
-    if RAW_HTML.search(source):
+    if RAW_HTML.search(HINT_TAGS.sub("", source)):
         return True
     rest = OWN_IMAGE.sub(lambda m: "" if m.group(1) in own_images else m.group(0), source)
     if "![" in rest:

@@ -19,8 +19,9 @@ def corpus():
     return {name: entry for name, entry in entries.items() if not name.startswith("_")}
 
 
-def grade_corpus(base, batches=2):
-    """Grade every corpus entry as `make autograde` does, split over `batches` courses run side by side.
+def grade_corpus(base, batches=3):
+    """Grade every corpus entry as `make autograde` does, split over `batches` courses run side by side (much of
+    the time goes to waiting out the time limits of submissions that hang or crawl, which the batches overlap).
 
     Returns {student: (course path, {grade_id: score})} and the maximum score of each grade cell.
     """
