@@ -1,14 +1,11 @@
 """The grade cells of score_gradient.ipynb, in notebook order: tools/grade_cells.py copies each into its cell.
 
-A cell starts at a line `# %% <grade_id> (<points> points)` and runs to the next; in the notebook the cells run in
-this order in one namespace, so a helper defined by one is there for the next. The imports above the first cell
-say where the other names come from there: NumPy, and the student's solution cells (`score_gradient_solution`).
-Everything from `### BEGIN HIDDEN TESTS` to `### END HIDDEN TESTS` is stripped from what students receive; this
-file itself never leaves source/ (CourseDirectory.ignore in nbgrader_config.py).
-
-The visible part of each check runs in the student's notebook too (Validate): it decides everything that can be
-decided there without showing a hidden input or an answer, and every part it cannot decide is named on a line that
-starts `# Only when graded:` (the Validate dialog lists those lines).
+A cell starts at a line `# %% <grade_id> (<points> points)` and runs to the next; in the notebook they run in this
+order in one namespace. The imports above the first cell say where the other names come from: NumPy, and the
+student's answer cells (`score_gradient_solution`). `### BEGIN/END HIDDEN TESTS` blocks are stripped from what
+students receive; this file never leaves source/ (CourseDirectory.ignore). The visible part of each check runs in the
+student's notebook too (Validate, with classroom.exercise_checks): it decides what can be decided there without
+showing a hidden input or an answer, and names the rest on a `# Only when graded:` line (the Validate dialog lists it).
 """
 import numpy as np
 
@@ -16,13 +13,11 @@ from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_g
 
 # %% by_hand_row (2 points)
 """Step 1: the three entries of dl/de for the row worked by hand."""
-import os
-import sys
-
 import numpy as np
 
-if os.environ.get("NBGRADER_VALIDATING") == "1":
-    sys.stderr = sys.stdout  # Validate fails a check that writes to stderr; the grader does not, so show it as output
+import classroom.exercise_checks as _checks
+
+_checks.stderr_as_output()  # under Validate only: it fails a check on any stderr, and the grader does not
 
 ### BEGIN HIDDEN TESTS
 # The grader's helpers, defined first so that every later check has them whatever fails before it.
@@ -61,7 +56,7 @@ def _diagnosis(got, A, G):
 
 
 def _right_values(out, A, G, want, rtol=1e-7, atol=1e-12):
-    got = _as_matrix(out, A.shape[0])
+    got = _checks.as_matrix(out, A.shape[0])
     if not np.allclose(got, want, rtol=rtol, atol=atol):
         worst = np.max(np.abs(got - want))
         raise AssertionError(f"at T = {A.shape[0]} your values are off by up to {worst:.3g}: "
@@ -72,12 +67,7 @@ try:
     by_hand
 except NameError:
     raise AssertionError("Step 1 is not answered yet: set by_hand = [..., ..., ...] in its cell") from None
-try:
-    _hand = np.asarray(by_hand, dtype=float)
-except (TypeError, ValueError):
-    raise AssertionError(f"by_hand should be a list of three numbers, such as [0.5, -1, 2/3]; got {by_hand!r}") from None
-assert _hand.shape == (3,), f"by_hand should be a list of three numbers, one per position of the row; got {by_hand!r}"
-assert np.all(np.isfinite(_hand)), f"by_hand should hold three finite numbers; got {by_hand!r}"
+_hand = _checks.three_numbers(by_hand)
 print(f"by_hand = {_hand.round(6).tolist()}: three numbers, as asked.")
 # Only when graded: whether the three numbers are right.
 ### BEGIN HIDDEN TESTS
@@ -104,41 +94,11 @@ print("The 2 x 2 example is right.")
 
 # %% matches_finite_differences (2 points)
 """Agrees with central differences of the loss l(E) = sum(G * softmax(E)), one score nudged at a time."""
-def _softmax_rows(E):
-    shifted = np.exp(E - np.max(E, axis=1, keepdims=True))
-    return shifted / np.sum(shifted, axis=1, keepdims=True)
-
-
-def _case(T, seed, dtype=np.float64):
-    """Weights of T rows (from scores of spread 2) and a gradient G reaching them."""
-    rng = np.random.default_rng(seed)
-    A = _softmax_rows(rng.normal(scale=2.0, size=(T, T)))
-    return A.astype(dtype), rng.normal(size=(T, T)).astype(dtype)
-
-
-def _as_matrix(out, T):
-    got = np.asarray(out)
-    assert got.shape == (T, T), (f"for ({T}, {T}) inputs your function returned shape {got.shape}: "
-                                 "the result has one entry per score, so it has the shape of A")
-    assert got.dtype.kind in "biuf", f"your function returned values of dtype {got.dtype}, not real numbers"
-    return got.astype(np.float64)
-
-
-def _nudged(E, G, h=1e-6):
-    """dl/dE by central differences: slow and plain, and it never uses the formula you derived."""
-    numeric = np.zeros_like(E)
-    for index in np.ndindex(*E.shape):
-        step = np.zeros_like(E)
-        step[index] = h
-        numeric[index] = (np.sum(G * _softmax_rows(E + step)) - np.sum(G * _softmax_rows(E - step))) / (2 * h)
-    return numeric
-
-
 def _agrees_with_nudging(seed, T=5):
     rng = np.random.default_rng(seed)
     E, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
-    numeric = _nudged(E, G)
-    gap = np.max(np.abs(_as_matrix(score_gradient(_softmax_rows(E), G), T) - numeric))
+    numeric = _checks.nudged_gradient(E, G)
+    gap = np.max(np.abs(_checks.as_matrix(score_gradient(_checks.softmax_rows(E), G), T) - numeric))
     assert gap < 1e-6, (f"nudging each score by 1e-6 and watching the loss gives a gradient up to {gap:.3g} away "
                         "from yours: redo the sum over j of g_ij times the derivative of alpha_ij")
     return gap
@@ -152,19 +112,19 @@ _agrees_with_nudging(20, T=6)
 
 # %% values_match_reference (3 points)
 """Values match an independent reference for T = 1, 2, 8 and 300, with float64 and float32 inputs."""
-_one = _as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
+_one = _checks.as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
 assert abs(_one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its score, so its gradient is 0; your "
                                  f"function returned {_one[0, 0]:.3g}")
 print("With T = 1 your gradient is 0, as it must be.")
-# Only when graded: values against an independent reference on inputs you have not seen (T = 1, 2, 8 and 300, float64 and float32).
+# Only when graded: values against an independent reference on inputs you have not seen (T = 1 to 300, float32 too).
 ### BEGIN HIDDEN TESTS
 for T, seed in ((1, 10), (2, 11), (8, 12), (300, 13)):
-    A, G = _case(T, seed)
+    A, G = _checks.case(T, seed)
     want = _expected(A, G)
     if T <= 8:
         assert np.allclose(want, _through_jacobians(A, G)), "the grader's own reference is wrong: tell your teacher"
     _right_values(score_gradient(A, G), A, G, want)
-A, G = _case(8, 14, np.float32)
+A, G = _checks.case(8, 14, np.float32)
 want = _expected(A, G)
 _right_values(score_gradient(A, G), A, G, want, rtol=1e-4, atol=1e-6)
 ### END HIDDEN TESTS
@@ -172,7 +132,7 @@ _right_values(score_gradient(A, G), A, G, want, rtol=1e-4, atol=1e-6)
 # %% rows_sum_to_zero (1 point)
 """Every row of the result sums to zero (adding a constant to a row of scores leaves the softmax unchanged)."""
 def _rows_sum_to_zero(seed):
-    got = _as_matrix(score_gradient(*_case(8, seed)), 8)
+    got = _checks.as_matrix(score_gradient(*_checks.case(8, seed)), 8)
     sums = got.sum(axis=1)
     assert np.allclose(sums, 0.0, atol=1e-10), (f"each row of your result should sum to 0 but the sums reach "
                                                 f"{np.max(np.abs(sums)):.3g}: is the weighted row sum missing, or "
@@ -189,19 +149,11 @@ _rows_sum_to_zero(30)
 
 # %% one_hot_rows_give_zero (1 point)
 """A row of A that has closed on one position passes no gradient back to its scores."""
-def _zero_rows_only(got, rows, why):
-    """The given rows of the result are zero (else why(how far off they are)), and the other rows are not."""
-    off = np.abs(got[rows]).max()
-    assert off < 1e-12, why(off)
-    others = [i for i in range(got.shape[0]) if i not in rows]
-    assert np.abs(got[others]).max() > 1e-6, "your result is zero on ordinary rows too"
-
-
 def _one_hot_rows(seed):
-    A, G = _case(6, seed)
+    A, G = _checks.case(6, seed)
     A[[1, 4]] = 0.0
     A[1, 2] = A[4, 0] = 1.0
-    _zero_rows_only(_as_matrix(score_gradient(A, G), 6), [1, 4], lambda off: (
+    _checks.zero_rows_only(_checks.as_matrix(score_gradient(A, G), 6), [1, 4], lambda off: (
         f"rows 1 and 4 of A are one-hot, so their rows of the result should be 0, yet they reach {off:.3g}: check "
         "that the weighted row sum uses the weights of the same row"))
 
@@ -216,10 +168,10 @@ _one_hot_rows(40)
 # %% constant_rows_of_G_give_zero (1 point)
 """A row of G with the same value everywhere gives a zero row: the softmax ignores a shift of its row."""
 def _constant_rows(seed):
-    A, G = _case(6, seed)
+    A, G = _checks.case(6, seed)
     G[0] = 3.0
     G[3] = -1.5
-    _zero_rows_only(_as_matrix(score_gradient(A, G), 6), [0, 3], lambda off: (
+    _checks.zero_rows_only(_checks.as_matrix(score_gradient(A, G), 6), [0, 3], lambda off: (
         f"rows 0 and 3 of G are constant, so those rows of the result should be 0, yet they reach {off:.3g}: the "
         "bracket should subtract the row's weighted average of G"))
 
@@ -233,35 +185,18 @@ _constant_rows(50)
 
 # %% inputs_left_untouched (1 point)
 """A and G are the same after the call, and read-only inputs are accepted."""
-def _leaves_inputs_alone(seed):
-    A, G = _case(8, seed)
-    A_before, G_before = A.copy(), G.copy()
-    first = _as_matrix(score_gradient(A, G), 8)
-    assert np.array_equal(A, A_before) and np.array_equal(G, G_before), (
-        "your function changed A or G: build the result in a new array (A * (...) makes one) instead of writing "
-        "into them with A *= ..., G -= ... or out=A")
-    A.setflags(write=False)
-    G.setflags(write=False)
-    try:
-        again = _as_matrix(score_gradient(A, G), 8)
-    except ValueError as exc:
-        raise AssertionError(f"with read-only inputs your function failed ({exc}): it writes into A or G") from None
-    assert np.allclose(first, again), "with read-only inputs your function returned other values"
-    return A, G, first
-
-
-_leaves_inputs_alone(61)
+_checks.leaves_inputs_alone(score_gradient, 61)
 print("A and G are unchanged after the call, and read-only inputs work.")
 # Only when graded: the same on an example you have not seen, where the values must also be right.
 ### BEGIN HIDDEN TESTS
-A, G, out = _leaves_inputs_alone(60)
+A, G, out = _checks.leaves_inputs_alone(score_gradient, 60)
 _right_values(out, A, G, _expected(A, G))
 ### END HIDDEN TESTS
 
 # %% returns_float_array_T_by_T (1 point)
 """The result is a NumPy array of floats with shape (T, T)."""
 def _is_float_array(T, seed):
-    out = score_gradient(*_case(T, seed))
+    out = score_gradient(*_checks.case(T, seed))
     assert isinstance(out, np.ndarray), f"return a NumPy array, not a {type(out).__name__}"
     assert out.shape == (T, T), f"for ({T}, {T}) inputs the result should have shape ({T}, {T}), not {out.shape}"
     assert np.issubdtype(out.dtype, np.floating), f"return floats, not {out.dtype}"
@@ -272,7 +207,7 @@ _is_float_array(7, 71)
 print("Your function returns a (7, 7) array of floats for (7, 7) inputs.")
 # Only when graded: the same on an example you have not seen, where the values must also be right.
 ### BEGIN HIDDEN TESTS
-A, G = _case(7, 70)
+A, G = _checks.case(7, 70)
 _right_values(_is_float_array(7, 70), A, G, _expected(A, G))
 ### END HIDDEN TESTS
 
@@ -283,49 +218,31 @@ from classroom import measures
 _loops = measures.python_loops(score_gradient)
 assert not _loops, "a Python loop does the work that broadcasting should do: " + "; ".join(_loops)
 print("No Python loop over rows or cells.")
-# Only when graded: the same count of Python lines, taken by the grader where your code cannot switch it off, and the values at T = 40.
+# Only when graded: the count of Python lines, taken where your code cannot switch it off; values at T = 40.
 ### BEGIN HIDDEN TESTS
-A, G = _case(40, 80)
+A, G = _checks.case(40, 80)
 want = _expected(A, G)
 _right_values(score_gradient(A, G), A, G, want)
 ### END HIDDEN TESTS
 
 # %% no_jacobian_memory (1 point)
 """Peak memory stays a few (T, T) arrays: no (T, T, T) Jacobian is built."""
-def _small_peak(T, seed, limit):
-    A, G = _case(T, seed)
-    extra = measures.peak_extra_bytes(score_gradient, A, G)
-    assert extra < limit, (f"at T = {T} one call took {extra / 2 ** 20:.0f} MiB beyond its inputs (a (T, T, T) array "
-                           f"of floats is {T ** 3 * 8 / 2 ** 20:.0f} MiB; a (T, T) one is {T * T * 8 / 2 ** 20:.1f} "
-                           "MiB): avoid building the Jacobian")
-
-
-_small_peak(200, 91, 32 * 2 ** 20)
+_checks.small_peak(score_gradient, 200, 91, 32 * 2 ** 20, measures.peak_extra_bytes)
 print("At T = 200 one call stays far below the size of a (T, T, T) array.")
 # Only when graded: the same at T = 400, with the memory measured by the grader outside your process.
 ### BEGIN HIDDEN TESTS
-A, G = _case(400, 90)
+A, G = _checks.case(400, 90)
 want = _expected(A, G)
 _right_values(score_gradient(A, G), A, G, want)
-_small_peak(400, 90, 64 * 2 ** 20)
+_checks.small_peak(score_gradient, 400, 90, 64 * 2 ** 20, measures.peak_extra_bytes)
 ### END HIDDEN TESTS
 
 # %% size_follows_the_definition (2 points)
 """score_gradient_size(Q, K, G, divisor) is the mean of |dl/de| for the scores e = Q K^T / divisor."""
-def _draw(T, d_k, seed):
-    rng = np.random.default_rng(seed)
-    return rng.normal(size=(T, d_k)), rng.normal(size=(T, d_k)), rng.normal(size=(T, T))
-
-
-def _size_by_definition(Q, K, G, divisor):
-    """The definition, with your own score_gradient: a mistake in part 1 is not counted twice here."""
-    return float(np.mean(np.abs(_as_matrix(score_gradient(_softmax_rows(Q @ K.T / divisor), G), len(Q)))))
-
-
 def _size_follows(T, d_k, seed):
-    Q, K, G = _draw(T, d_k, seed)
+    Q, K, G = _checks.draw(T, d_k, seed)
     for divisor in (1.0, float(np.sqrt(d_k))):
-        want = _size_by_definition(Q, K, G.copy(), divisor)
+        want = _checks.size_by_definition(score_gradient, Q, K, G.copy(), divisor)
         got = score_gradient_size(Q.copy(), K.copy(), G.copy(), divisor)
         assert np.ndim(got) == 0 and np.isreal(got), f"score_gradient_size should return one number, not {got!r}"
         assert np.isclose(float(got), want, rtol=1e-6, atol=1e-15), (
@@ -343,25 +260,14 @@ for _T, _d_k, _seed in ((8, 4, 101), (8, 64, 102), (12, 1024, 103)):
 
 # %% sizes_match_the_measurement (3 points)
 """mean_sizes(d_k, draws, seed) averages the gradient size over random draws, undivided and divided by sqrt(d_k)."""
-def _two_sizes(d_k, draws, seed):
-    got = mean_sizes(d_k, draws, seed)
-    try:
-        undivided, divided = (float(x) for x in got)
-    except (TypeError, ValueError):
-        raise AssertionError(f"mean_sizes should return two numbers (undivided, divided); got {got!r}") from None
-    assert undivided > 0 and divided > 0 and np.isfinite([undivided, divided]).all(), (
-        f"mean_sizes({d_k}, {draws}, {seed}) returned {got!r}: sizes of a gradient are positive numbers")
-    return undivided, divided
-
-
-_small, _wide = _two_sizes(8, 200, 1), _two_sizes(512, 200, 2)
+_small, _wide = _checks.two_sizes(mean_sizes, 8, 200, 1), _checks.two_sizes(mean_sizes, 512, 200, 2)
 assert _wide[0] < 0.5 * _small[0], (f"undivided, the size should shrink as d_k grows, yet it went from "
                                     f"{_small[0]:.3g} at d_k = 8 to {_wide[0]:.3g} at d_k = 512")
 assert abs(_wide[1] / _small[1] - 1) < 0.25, (f"divided by sqrt(d_k), the size should hold, yet it went from "
                                               f"{_small[1]:.3g} at d_k = 8 to {_wide[1]:.3g} at d_k = 512")
 print(f"Undivided the size falls from {_small[0]:.3g} to {_wide[0]:.3g}; divided it holds ({_small[1]:.3g}, "
       f"{_wide[1]:.3g}).")
-# Only when graded: each average close to the grader's own measurement (divided within 5 %, undivided within 25 %), at widths and seeds you have not seen.
+# Only when graded: each average near the grader's own (divided 5 %, undivided 25 %), at unseen widths and seeds.
 ### BEGIN HIDDEN TESTS
 def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
     """The grader's measurement: every draw at once, as a stack of (T, T) score matrices."""
@@ -377,7 +283,7 @@ def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
 
 
 for _d_k, _seed in ((16, 211), (256, 212)):
-    for _name, _got, _want, _within in zip(("undivided", "divided"), _two_sizes(_d_k, 400, _seed),
+    for _name, _got, _want, _within in zip(("undivided", "divided"), _checks.two_sizes(mean_sizes, _d_k, 400, _seed),
                                            _reference_sizes(_d_k), (0.25, 0.05)):
         assert abs(_got / _want - 1) < _within, (
             f"at d_k = {_d_k}, {_name}, your average over 400 draws is {_got:.3g} but the grader measures "
