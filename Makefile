@@ -9,11 +9,18 @@ READY := $(VENV)/.ready
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Extra arguments for JupyterLab, e.g. make lab LAB_ARGS="--no-browser --port=8899"
 LAB_ARGS ?=
+# nbgrader runs `alembic` from PATH (the formgrader's first page, and the instructors' targets below), hence the
+# PATH prefix.
+NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
+# What JupyterLab opens first (and where its address without a path leads): lesson 01.
+LAB_FIRST := /lab/tree/notebooks/01-why-divide-by-the-root-of-d_k.ipynb
 
 .PHONY: lab lab-setup test test-fast notebooks bench explore clean-venv
 
+# JupyterLab serves the repository, which is the nbgrader course directory, so that the formgrader's links to
+# source/ and release/ open; it opens on the lessons.
 lab: $(READY)
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
+	$(NBGRADER_ENV) $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=$(LAB_FIRST) $(ALLOW_ROOT) $(LAB_ARGS)
 
 # Every test, on every core (pytest-xdist). --dist loadfile keeps a file's tests on one worker, as nbval needs for
 # the cells of one notebook and the grading tests for the class they grade once per file.
@@ -64,11 +71,15 @@ clean-venv:
 
 # Instructors ------------------------------------------------------------------------------------------------
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
-# nbgrader runs `alembic` from PATH, hence the PATH prefix.
 ASSIGNMENT ?= score_gradient
-NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 
-.PHONY: release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver
+.PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver
+
+# Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
+# at c.Exchange.root (nbgrader's default /usr/local/share/nbgrader/exchange needs root: without it, this prints the
+# sudo command).
+exchange: $(READY)
+	$(BIN)/python tools/make_exchange.py
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
 # grade_cells.py into the notebook's grade cells; commit the result.

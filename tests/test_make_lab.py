@@ -1,10 +1,14 @@
-"""`make lab` really starts JupyterLab on the lesson notebooks (as root too, as on CI)."""
+"""`make lab` really starts JupyterLab on the lesson notebooks (as root too, as on CI).
+
+It serves the repository root, the nbgrader course directory (so the formgrader's links to source/ and release/
+open: tests/test_formgrader_lab.py), and its address without a path leads to the first lesson."""
 import json
 import os
 import signal
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -55,6 +59,12 @@ def test_make_lab_serves_the_lesson_notebooks(lab):
             time.sleep(0.5)
     assert listing is not None, "JupyterLab never answered"
     served = {item["name"] for item in listing["content"]}
-    assert {p.name for p in LESSON_NOTEBOOKS} <= served, f"JupyterLab serves {sorted(served)}, not the lessons"
-    with urllib.request.urlopen(f"{base}/lab?token={token}") as page:
+    assert {"notebooks", "source", "release"} <= served, f"JupyterLab serves {sorted(served)}, not the course directory"
+    lessons = {item["name"] for item in get_json(f"{base}/api/contents/notebooks?token={token}")["content"]}
+    assert {p.name for p in LESSON_NOTEBOOKS} <= lessons, f"notebooks/ holds {sorted(lessons)}, not the lessons"
+    # what opens first: the address without a path (the one `make lab` gives the browser) leads to lesson 01
+    first_page = urllib.request.Request(f"{base}/", headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(first_page) as page:
         assert page.status == 200 and b"JupyterLab" in page.read()
+        first = urllib.parse.urlsplit(page.url).path
+    assert first == f"/lab/tree/notebooks/{LESSON_NOTEBOOKS[0].name}", f"JupyterLab opens {first} first"
