@@ -1,0 +1,141 @@
+"""Nbgrader › Formgrader in the JupyterLab that `make lab` starts works on the first click, in Chromium.
+
+On a copy of the course (nbgrader_config.py, source/, release/, notebooks/, the Makefile and tools/, .venv linked
+in), with a fresh exchange configured in the copy and made by `make exchange`, and a PATH without .venv/bin (as a
+newcomer's shell), the test runs `make lab`, opens Nbgrader › Formgrader once and checks, on that first load: no
+"Loading, please wait..." left, score_gradient listed, no exchange banner and a Release button, and that the
+assignment's name and Preview links open source/score_gradient and release/score_gradient in Lab's file browser.
+Screenshot: build/formgrader.png. The repository's own gradebook.db is never touched (the copy gets its own).
+"""
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser import ROOT, browser_tests, chromium, free_port
+
+pytestmark = browser_tests()
+COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
+SHOT = ROOT / "build" / "formgrader.png"
+WAIT_MS = 120_000
+
+
+def copy_course(folder):
+    for name in COURSE:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, folder / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints",
+                                                                                        "__pycache__"))
+        else:
+            shutil.copy(ROOT / name, folder / name)
+    (folder / ".venv").symlink_to(ROOT / ".venv")
+    exchange = folder / "exchange"
+    with open(folder / "nbgrader_config.py", "a") as config:
+        config.write(f"\nc.Exchange.root = {str(exchange)!r}\n")
+    return exchange
+
+
+def newcomers_env(scratch):
+    """The environment of a fresh shell: no .venv/bin on PATH, no user settings of Jupyter or JupyterLab."""
+    venv_bin = str(ROOT / ".venv" / "bin")
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != venv_bin)
+    return dict(os.environ, PATH=path, JUPYTER_CONFIG_DIR=str(scratch / "config"),
+                JUPYTERLAB_SETTINGS_DIR=str(scratch / "settings"),
+                JUPYTERLAB_WORKSPACES_DIR=str(scratch / "workspaces"), PYTHONUNBUFFERED="1")
+
+
+def make(*args):
+    # -o .venv/.ready: the copy uses the repository's .venv as it is, never rebuilds it
+    return ["make", "--no-print-directory", "-o", ".venv/.ready", *args]
+
+
+@pytest.fixture
+def course(tmp_path):
+    folder = tmp_path / "course"
+    folder.mkdir()
+    exchange = copy_course(folder)
+    env = newcomers_env(tmp_path)
+    made = subprocess.run(make("exchange"), cwd=folder, env=env, capture_output=True, text=True)
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert stat.S_IMODE(os.stat(exchange).st_mode) == 0o1777, "make exchange: not rwx for all with the sticky bit"
+    return folder, env
+
+
+@pytest.fixture
+def lab(course):
+    folder, env = course
+    port, token = free_port(), "formgrader-test-token"
+    args = f"--no-browser --ip=127.0.0.1 --port={port} --ServerApp.token={token}"
+    log = open(folder.parent / "lab.log", "wb")
+    proc = subprocess.Popen(make("lab", f"LAB_ARGS={args}"), cwd=folder, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):  # JupyterLab takes a few seconds to start: up to about two minutes
+            if proc.poll() is not None:
+                break
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5).close()
+                break
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.5)
+        assert proc.poll() is None, f"make lab exited:\n{(folder.parent / 'lab.log').read_text()[-3000:]}"
+        yield folder, base, token
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+def listing(page):
+    """The names in JupyterLab's file browser, once it shows the folder whose name is `folder`."""
+    return page.locator(".jp-FileBrowser .jp-DirListing-itemText").all_inner_texts()
+
+
+def open_in_file_browser(page, formgrader, link, folder, expected):
+    """Click `link` in the formgrader; Lab's file browser must show `folder` holding `expected` (and no error)."""
+    link.click()
+    page.wait_for_function("""([folder]) => {
+        const crumbs = document.querySelector('.jp-FileBrowser .jp-BreadCrumbs');
+        return crumbs && crumbs.innerText.includes(folder);
+    }""", arg=[folder], timeout=WAIT_MS)
+    page.wait_for_function("""([names]) => {
+        const shown = [...document.querySelectorAll('.jp-FileBrowser .jp-DirListing-itemText')].map(e => e.innerText);
+        return names.every(n => shown.includes(n));
+    }""", arg=[sorted(expected)], timeout=WAIT_MS)
+    assert page.locator(".jp-Dialog").count() == 0, page.locator(".jp-Dialog").inner_text()
+    return set(listing(page))
+
+
+def test_the_formgrader_works_on_the_first_click(lab):
+    folder, base, token = lab
+    source = {p.name for p in (folder / "source" / "score_gradient").iterdir()}
+    released = {p.name for p in (folder / "release" / "score_gradient").iterdir()}
+    assert "grade_cells.py" in source and "grade_cells.py" not in released
+    SHOT.parent.mkdir(parents=True, exist_ok=True)
+    with chromium() as page:
+        page.goto(f"{base}/lab?token={token}")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").first.click(timeout=WAIT_MS)
+        page.locator(".lm-Menu-itemLabel", has_text="Formgrader").first.click()
+        formgrader = page.frame_locator("iframe[src*='formgrader']")
+        row = formgrader.locator("tr", has=formgrader.locator("td.name a", has_text="score_gradient")).first
+        row.wait_for(timeout=WAIT_MS)
+        assert formgrader.get_by_text("Loading, please wait").count() == 0
+        assert formgrader.locator("#warning-exchange").count() == 0, formgrader.locator("#warning-exchange").inner_text()
+        assert row.locator("td.release a").count() == 1, "no Release button: the exchange is not usable"
+        page.screenshot(path=str(SHOT))
+        assert open_in_file_browser(page, formgrader, row.locator("td.name a").first,
+                                    "score_gradient", source) >= source
+        shown = open_in_file_browser(page, formgrader, row.locator("td.preview a").first, "release", released)
+        assert "grade_cells.py" not in shown, "Preview opened source/, not release/"
+    assert (folder / "gradebook.db").exists()
