@@ -9,22 +9,19 @@ Screenshot: build/formgrader.png. The repository's own gradebook.db is never tou
 """
 import os
 import shutil
-import signal
 import stat
 import subprocess
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import ROOT, browser_tests, chromium, free_port
+from tests.helpers.browser import ROOT, browser_tests, chromium
+from tests.helpers.make_lab import make_lab
 
 pytestmark = browser_tests()
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
 SHOT = ROOT / "build" / "formgrader.png"
 WAIT_MS = 120_000
+KEEP_VENV = ("-o", ".venv/.ready")  # make: the copy uses the repository's .venv as it is, never rebuilds it
 
 
 def copy_course(folder):
@@ -50,18 +47,14 @@ def newcomers_env(scratch):
                 JUPYTERLAB_WORKSPACES_DIR=str(scratch / "workspaces"), PYTHONUNBUFFERED="1")
 
 
-def make(*args):
-    # -o .venv/.ready: the copy uses the repository's .venv as it is, never rebuilds it
-    return ["make", "--no-print-directory", "-o", ".venv/.ready", *args]
-
-
 @pytest.fixture
 def course(tmp_path):
     folder = tmp_path / "course"
     folder.mkdir()
     exchange = copy_course(folder)
     env = newcomers_env(tmp_path)
-    made = subprocess.run(make("exchange"), cwd=folder, env=env, capture_output=True, text=True)
+    made = subprocess.run(["make", "--no-print-directory", *KEEP_VENV, "exchange"], cwd=folder, env=env,
+                          capture_output=True, text=True)
     assert made.returncode == 0, made.stdout + made.stderr
     assert stat.S_IMODE(os.stat(exchange).st_mode) == 0o1777, "make exchange: not rwx for all with the sticky bit"
     return folder, env
@@ -70,39 +63,16 @@ def course(tmp_path):
 @pytest.fixture
 def lab(course):
     folder, env = course
-    port, token = free_port(), "formgrader-test-token"
-    args = f"--no-browser --ip=127.0.0.1 --port={port} --ServerApp.token={token}"
-    log = open(folder.parent / "lab.log", "wb")
-    proc = subprocess.Popen(make("lab", f"LAB_ARGS={args}"), cwd=folder, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(240):  # JupyterLab takes a few seconds to start: up to about two minutes
-            if proc.poll() is not None:
-                break
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5).close()
-                break
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.5)
-        assert proc.poll() is None, f"make lab exited:\n{(folder.parent / 'lab.log').read_text()[-3000:]}"
+    with make_lab(cwd=folder, env=env, make_args=KEEP_VENV) as (base, token):
         yield folder, base, token
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
 
 
 def listing(page):
-    """The names in JupyterLab's file browser, once it shows the folder whose name is `folder`."""
+    """The names JupyterLab's file browser shows."""
     return page.locator(".jp-FileBrowser .jp-DirListing-itemText").all_inner_texts()
 
 
-def open_in_file_browser(page, formgrader, link, folder, expected):
+def open_in_file_browser(page, link, folder, expected):
     """Click `link` in the formgrader; Lab's file browser must show `folder` holding `expected` (and no error)."""
     link.click()
     page.wait_for_function("""([folder]) => {
@@ -134,8 +104,8 @@ def test_the_formgrader_works_on_the_first_click(lab):
         assert formgrader.locator("#warning-exchange").count() == 0, formgrader.locator("#warning-exchange").inner_text()
         assert row.locator("td.release a").count() == 1, "no Release button: the exchange is not usable"
         page.screenshot(path=str(SHOT))
-        assert open_in_file_browser(page, formgrader, row.locator("td.name a").first,
+        assert open_in_file_browser(page, row.locator("td.name a").first,
                                     "score_gradient", source) >= source
-        shown = open_in_file_browser(page, formgrader, row.locator("td.preview a").first, "release", released)
+        shown = open_in_file_browser(page, row.locator("td.preview a").first, "release", released)
         assert "grade_cells.py" not in shown, "Preview opened source/, not release/"
     assert (folder / "gradebook.db").exists()
