@@ -156,17 +156,20 @@ def test_validate_in_the_assignments_tab_says_it_in_general(lab):
     open_notebook(server, page, "fails.ipynb")  # a notebook in front, not the one validated
     page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
     page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
-    page.locator("#jp-main-dock-panel .lm-TabBar-tab", has_text="Assignments").click()  # it may open behind
-    assignments = page.locator("#nbgrader-assignment-list")
-    # The list arrives from the server after the tab opens (a loaded machine takes a while).
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    # The list may be drawn again (collapsed) between opening it and the click: open it and click, until a click lands.
+    # The list arrives from the server after the tab opens, JupyterLab may still bring the restored notebook to the
+    # front, and the list may be drawn again (collapsed): until a click on Validate lands, bring the Assignments tab
+    # to the front, open ps1's notebooks and press Validate, each step given a few seconds (a loaded machine is slow).
+    tab = page.locator("#jp-main-dock-panel .lm-TabBar-tab", has_text="Assignments")
+    assignments = page.locator("#nbgrader-assignment-list")
+    link = assignments.locator(".assignment-notebooks-link", has_text="ps1")
     button = assignments.get_by_role("button", name="Validate", exact=True)
     for _ in range(WAIT_MS // 5_000):
-        if not button.is_visible():
-            assignments.locator(".assignment-notebooks-link", has_text="ps1").click(timeout=WAIT_MS)
         try:
+            tab.click(timeout=5_000)
+            if not button.is_visible():
+                link.click(timeout=5_000)
             button.click(timeout=5_000)
             break
         except PlaywrightTimeout:
