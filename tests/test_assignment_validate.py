@@ -36,10 +36,7 @@ def only_when_graded():
 @pytest.mark.parametrize("name", JUDGED)
 def test_validate_passes_the_right_and_tells_on_the_wrong(name, tmp_path):
     entry = ENTRIES[name]
-    answers = {grade_id: None if code is None else (course.ANSWERS / code).read_text()
-               for grade_id, code in entry.get("answers", {}).items()}
-    result = validate(tmp_path, name, course.submission((course.SUBMISSIONS / entry["solution"]).read_text(),
-                                                        answers=answers))
+    result = validate(tmp_path, name, corpus.notebook(entry))
     assert set(result) <= {"failed"}, f"{name}: Validate saw edited cells: {result}"
     if name.startswith("correct_"):
         assert not result, f"{name} is right, yet Validate fails it: {result['failed']}"

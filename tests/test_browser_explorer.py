@@ -17,16 +17,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.helpers.browser import EXPLORER, ROOT, Server, chromium, focus, run_all_cells, why_no_browser
+from tests.helpers.browser import EXPLORER, ROOT, Server, browser_tests, chromium, focus, run_all_cells
+
+pytestmark = browser_tests()
 from explorer_reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))
 WAIT_MS = 60_000
-
-missing = why_no_browser()
-if missing and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":
-    raise RuntimeError(f"REQUIRE_BROWSER_TESTS=1 but {missing}")
-pytestmark = [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")]
 
 
 def expected(d_k, p, T=8, seed=0):

@@ -10,7 +10,6 @@ A screenshot of the success dialog goes to build/validate-dialog.png. Without Ch
 skipped, unless REQUIRE_BROWSER_TESTS=1 (CI).
 """
 import json
-import os
 import shutil
 
 import nbformat
@@ -19,17 +18,14 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 
 from classroom import cells
 from classroom.cells import SourceCell
-from tests.helpers.browser import ROOT, Server, chromium, why_no_browser
+from tests.helpers.browser import ROOT, Server, browser_tests, chromium
+
+pytestmark = browser_tests()
 
 MARKER = "# Only when graded:"
 NOTICE = ".attention-lesson-validate-notice"
 SCREENSHOT = ROOT / "build" / "validate-dialog.png"
 WAIT_MS = 120_000
-
-missing = why_no_browser()
-if missing and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":
-    raise RuntimeError(f"REQUIRE_BROWSER_TESTS=1 but {missing}")
-pytestmark = [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")]
 
 ANSWERS = {"passes.ipynb": "def double(x):\n    return 2 * x\n",
            "fails.ipynb": "def double(x):\n    return x + 1\n"}

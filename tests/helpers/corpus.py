@@ -10,13 +10,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .course import (ASSIGNMENT, AUTOGRADE_FLAGS, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
+from .course import (ANSWERS, ASSIGNMENT, AUTOGRADE_FLAGS, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
                      write_submission)
 
 
 def corpus():
     entries = json.loads((SUBMISSIONS / "corpus.json").read_text())
     return {name: entry for name, entry in entries.items() if not name.startswith("_")}
+
+
+def notebook(entry, edit=True):
+    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/), its edit."""
+    answers = {grade_id: None if code is None else (ANSWERS / code).read_text()
+               for grade_id, code in entry.get("answers", {}).items()}
+    return submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit") if edit else None, answers)
 
 
 def grade_corpus(base, batches=3):
@@ -29,10 +36,7 @@ def grade_corpus(base, batches=3):
     courses = [make_course(Path(base) / f"course{i}") for i in range(batches)]
     for i, name in enumerate(sorted(entries)):
         entry = entries[name]
-        answers = {grade_id: None if code is None else (SUBMISSIONS / "cells" / code).read_text()
-                   for grade_id, code in entry.get("answers", {}).items()}
-        nb = submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit"), answers)
-        write_submission(courses[i % batches], name, nb)
+        write_submission(courses[i % batches], name, notebook(entry))
     running = [subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS],
                                 cwd=course, env=nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True) for course in courses]
