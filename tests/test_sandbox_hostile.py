@@ -204,8 +204,9 @@ def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
     assert earned == {name: 0.0 for name in HOSTILE}, earned
     assert scores["alice"] == alice_before
     assert {p: _digest(place / p) for p in guarded} == guarded
-    assert _gone(lambda: _sandbox_processes() == before_processes), _sandbox_processes()
-    assert _gone(lambda: _grader_cgroups() == before_cgroups), _grader_cgroups()
+    # nothing of this run's is left; what other tests ran beside it (pytest-xdist) may have ended meanwhile
+    assert _gone(lambda: set(_sandbox_processes()) <= set(before_processes)), _sandbox_processes()
+    assert _gone(lambda: set(_grader_cgroups()) <= set(before_cgroups)), _grader_cgroups()
 
 
 def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
