@@ -59,12 +59,14 @@ $(READY): requirements.txt pyproject.toml lab/overrides.json lab/validate-notice
 # What JupyterLab gets for this course (lab/README.md): the Validate notice extension, prebuilt (no node needed),
 # and settings that turn off the "official Jupyter news" question, linked into an environment's share/jupyter/.
 # The $(READY) step does it for .venv; conda users: make lab-setup LAB_PREFIX="$$CONDA_PREFIX"
+# A shared environment that other accounts use gets copies instead of links: LAB_LINK="cp -rT" (make hub-env).
 LAB_PREFIX ?= $(VENV)
 LAB_SHARE = $(LAB_PREFIX)/share/jupyter
+LAB_LINK ?= ln -sfn
 lab-setup:
 	mkdir -p $(LAB_SHARE)/labextensions $(LAB_SHARE)/lab/settings
-	ln -sfn $(abspath lab/validate-notice/labextension) $(LAB_SHARE)/labextensions/attention-lesson-validate-notice
-	ln -sf $(abspath lab/overrides.json) $(LAB_SHARE)/lab/settings/overrides.json
+	$(LAB_LINK) $(abspath lab/validate-notice/labextension) $(LAB_SHARE)/labextensions/attention-lesson-validate-notice
+	$(LAB_LINK) $(abspath lab/overrides.json) $(LAB_SHARE)/lab/settings/overrides.json
 
 clean-venv:
 	rm -rf $(VENV)
@@ -125,3 +127,46 @@ bench-driver: $(READY)
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
 	$(BIN)/python -m bench.sandbox_overhead
+
+# A class on JupyterHub (INSTRUCTORS.md, "A class on JupyterHub"; deploy/jupyterhub/) -------------------------------
+# The environment every account uses, read-only: made by root with a Python every user may run (never the pyenv
+# Python under /root that .venv may use). Rebuilt only when the pins change; the course's package, the lessons and
+# the Jupyter settings are copied in on every run (a few seconds).
+HUB_ENV ?= /opt/sqrt-dk/venv
+HUB_PYTHON ?= /usr/bin/python3
+HUB_PINS = $(shell cat requirements.txt deploy/jupyterhub/requirements.txt | sha256sum | cut -c1-16)
+# the course's package (attention_lesson, classroom) is copied in, not linked: reinstalled when a file of it changes
+HUB_PACKAGE = $(shell find attention_lesson classroom pyproject.toml -name __pycache__ -prune -o -type f -print | \
+                LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)
+HUB_PROXY := deploy/jupyterhub/node_modules/.bin/configurable-http-proxy
+HUB_PORT ?= 8000
+
+.PHONY: hub-env hub hub-clean
+
+hub-env:
+	@test "$$(id -u)" = 0 || { echo "make hub-env writes $(HUB_ENV): run it as root"; exit 1; }
+	@umask 022; if [ "$$(cat $(HUB_ENV)/.pins 2>/dev/null)" != "$(HUB_PINS)" ]; then \
+	  rm -rf $(HUB_ENV) && $(HUB_PYTHON) -m venv $(HUB_ENV) && \
+	  $(HUB_ENV)/bin/python -m pip install --disable-pip-version-check -q -r deploy/jupyterhub/requirements.txt && \
+	  echo $(HUB_PINS) > $(HUB_ENV)/.pins; fi
+	@umask 022; if [ "$$(cat $(HUB_ENV)/.package 2>/dev/null)" != "$(HUB_PACKAGE)" ]; then \
+	  $(HUB_ENV)/bin/python -m pip install --disable-pip-version-check -q --no-deps --force-reinstall . && \
+	  echo $(HUB_PACKAGE) > $(HUB_ENV)/.package; fi
+	umask 022; $(MAKE) --no-print-directory lab-setup LAB_PREFIX=$(HUB_ENV) LAB_LINK="cp -rT"
+	@umask 022; mkdir -p $(HUB_ENV)/etc/jupyter $(HUB_ENV)/share/sqrt-dk && \
+	  cp deploy/jupyterhub/etc/jupyter/*.py $(HUB_ENV)/etc/jupyter/ && \
+	  rm -rf $(HUB_ENV)/share/sqrt-dk/lessons && cp -r notebooks $(HUB_ENV)/share/sqrt-dk/lessons
+
+$(HUB_PROXY): deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
+	npm ci --prefix deploy/jupyterhub --no-audit --no-fund
+	touch $@
+
+# A demo class on this machine: two groups, an instructor and two students (passwords printed), the course
+# directory and the exchange, then JupyterHub on http://localhost:$(HUB_PORT) (Ctrl-C stops it; make hub-clean then
+# removes the demo accounts, their homes, the course and the exchange).
+hub: hub-env $(HUB_PROXY)
+	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/python deploy/jupyterhub/hub_class.py demo
+	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+
+hub-clean:
+	SQDK_ENV=$(HUB_ENV) $(HUB_PYTHON) deploy/jupyterhub/hub_class.py clean

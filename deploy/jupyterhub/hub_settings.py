@@ -1,0 +1,47 @@
+"""Where a class on JupyterHub keeps its things, read by jupyterhub_config.py and hub_class.py (stdlib only).
+
+Each setting has a default and an environment variable, SQDK_<NAME>, that changes it (the tests give every run its
+own groups, course and exchange). INSTRUCTORS.md, "A class on JupyterHub", explains each one.
+"""
+import grp
+import os
+import pwd
+
+DEFAULTS = {
+    "env": "/opt/sqrt-dk/venv",          # the shared Python environment (make hub-env), read-only for everyone
+    "course": "/srv/sqrt-dk/course",     # the nbgrader course directory: instructors' group only
+    "exchange": "/srv/sqrt-dk/exchange",  # nbgrader's exchange: 1777, nbgrader sets the modes below it
+    "state": "/srv/sqrt-dk/hub",         # JupyterHub's database, cookie secret and the demo's account list: root only
+    "instructors": "sqrt-dk-instructors",  # Linux group of the instructors
+    "students": "sqrt-dk-students",      # Linux group of the students
+    "ip": "127.0.0.1",                   # where the proxy listens
+    "port": "8000",
+    # The address people type. Each user's server gets an origin of its own below it (<user>.localhost:8000), which
+    # is what lets the formgrader show inside JupyterLab safely (jupyterhub_config.py).
+    "url": "",
+}
+LESSONS = "share/sqrt-dk/lessons"  # in the shared environment: the lessons every student gets a copy of
+
+
+def settings(environ=os.environ):
+    found = {name: environ.get(f"SQDK_{name.upper()}", default) for name, default in DEFAULTS.items()}
+    found["url"] = found["url"] or f"http://localhost:{found['port']}"
+    return found
+
+
+def members(group):
+    """The Linux accounts in `group`, as supplementary or primary group; none when the group does not exist."""
+    try:
+        entry = grp.getgrnam(group)
+    except KeyError:
+        return set()
+    return set(entry.gr_mem) | {p.pw_name for p in pwd.getpwall() if p.pw_gid == entry.gr_gid}
+
+
+def role(user, found):
+    """"instructor", "student" or None for the account `user` (instructors first: an instructor may be in both)."""
+    if user in members(found["instructors"]):
+        return "instructor"
+    if user in members(found["students"]):
+        return "student"
+    return None
