@@ -49,7 +49,8 @@ explore: $(READY)
 
 # The built lab/ files are prerequisites too, so an existing .venv gets them linked once (later rebuilds show
 # through the links).
-$(READY): requirements.txt pyproject.toml lab/overrides.json lab/validate-notice/labextension/package.json
+$(READY): requirements.txt pyproject.toml lab/overrides.json lab/validate-notice/labextension/package.json \
+          lab/jupyter_server_config.d/classroom-formgrader-autograde.json
 	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 10) <= sys.version_info[:2] <= (3, 13) else "This lesson needs Python 3.10 to 3.13, and $(PYTHON) is Python %d.%d. Run make with PYTHON=python3.12 (or another supported version)." % sys.version_info[:2])'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt -e .
@@ -57,14 +58,18 @@ $(READY): requirements.txt pyproject.toml lab/overrides.json lab/validate-notice
 	touch $(READY)
 
 # What JupyterLab gets for this course (lab/README.md): the Validate notice extension, prebuilt (no node needed),
-# and settings that turn off the "official Jupyter news" question, linked into an environment's share/jupyter/.
+# settings that turn off the "official Jupyter news" question, and the server extension that makes the formgrader's
+# Autograde button run classroom.autograde, linked into an environment's share/jupyter/ and etc/jupyter/.
 # The $(READY) step does it for .venv; conda users: make lab-setup LAB_PREFIX="$$CONDA_PREFIX"
 # A shared environment that other accounts use gets copies instead of links: LAB_LINK="cp -rT" (make hub-env).
 LAB_PREFIX ?= $(VENV)
 LAB_SHARE = $(LAB_PREFIX)/share/jupyter
 LAB_LINK ?= ln -sfn
+LAB_SERVER_CONFIG = $(LAB_PREFIX)/etc/jupyter/jupyter_server_config.d
 lab-setup:
-	mkdir -p $(LAB_SHARE)/labextensions $(LAB_SHARE)/lab/settings
+	mkdir -p $(LAB_SHARE)/labextensions $(LAB_SHARE)/lab/settings $(LAB_SERVER_CONFIG)
+	$(LAB_LINK) $(abspath lab/jupyter_server_config.d/classroom-formgrader-autograde.json) \
+	  $(LAB_SERVER_CONFIG)/classroom-formgrader-autograde.json
 	$(LAB_LINK) $(abspath lab/validate-notice/labextension) $(LAB_SHARE)/labextensions/attention-lesson-validate-notice
 	$(LAB_LINK) $(abspath lab/overrides.json) $(LAB_SHARE)/lab/settings/overrides.json
 

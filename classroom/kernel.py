@@ -9,6 +9,7 @@ cgroups: one per kernel, made when the command is built and removed with the ker
 import contextlib
 import os
 import shutil
+import subprocess
 import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
@@ -47,6 +48,12 @@ class SandboxedKernelManager(AsyncKernelManager):
         sandbox.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
         return sandbox.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
                             ipc_dir=self.ipc_dir, env=sandbox.untrusted_env(self.workdir), cgroup=self._cgroup)
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        # The student's code writes into its notebook only: what it writes to its own standard streams (os.write(2,
+        # ...), terminal escapes) never reaches the instructor's terminal, the grading log or the formgrader's window.
+        kw.update(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
 
     def _close_cgroup(self):
         if self._cgroup is not None:

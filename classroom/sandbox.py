@@ -12,6 +12,9 @@
     unprivileged user namespaces at all (`mode()`);
   * the first process is the student's own (`--as-pid-1`), and `--die-with-parent` ties it to bwrap: when the
     grader kills bwrap, the kernel tears down the whole PID namespace, so nothing the student started survives;
+  * a session of its own (`--new-session`): no controlling terminal, so even a terminal inherited by mistake cannot
+    be sent keystrokes (the TIOCSTI ioctl) into the instructor's shell; the display kernel's standard streams lead
+    nowhere anyway (classroom.kernel), the grading child's are pipes;
   * that PID 1 (classroom/sandbox_init.py, standard library only) applies the resource limits (address space, CPU
     seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is root);
   * with `cgroup` (classroom.cgroups), the launcher moves itself into that control group before bwrap starts, so
@@ -96,7 +99,7 @@ def _python_roots():
 
 def _bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp):
     args = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--die-with-parent", "--as-pid-1", "--hostname", "sandbox", "--clearenv",
+            "--die-with-parent", "--as-pid-1", "--new-session", "--hostname", "sandbox", "--clearenv",
             "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
             "--perms", "01777", "--size", str(int(tmp)), "--tmpfs", "/tmp",
             "--perms", "01777", "--size", str(int(tmp)), "--tmpfs", "/dev/shm"]

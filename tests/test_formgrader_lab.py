@@ -5,7 +5,12 @@ in), with a fresh exchange configured in the copy and made by `make exchange`, a
 newcomer's shell), the test runs `make lab`, opens Nbgrader › Formgrader once and checks, on that first load: no
 "Loading, please wait..." left, score_gradient listed, no exchange banner and a Release button, and that the
 assignment's name and Preview links open source/score_gradient and release/score_gradient in Lab's file browser.
-Screenshot: build/formgrader.png. The repository's own gradebook.db is never touched (the copy gets its own).
+Then, with one correct hand-in in submitted/, the instructor's round in the same formgrader: Generate, then Manage
+Submissions › Autograde (which must be classroom.autograde's sandboxed grading, not nbgrader's in-process one: its
+log and its grading record), a score changed by hand in Manual Grading (kept in the gradebook), then Generate
+Feedback (our feedback page, with that score).
+Screenshots: build/formgrader.png, build/formgrader-autograde.png. The repository's own gradebook.db is never touched
+(the copy gets its own).
 """
 import os
 import shutil
@@ -14,12 +19,15 @@ import subprocess
 
 import pytest
 
+from tests.helpers import course as helpers
 from tests.helpers.browser import ROOT, browser_tests, chromium
 from tests.helpers.make_lab import make_lab
 
 pytestmark = browser_tests()
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
 SHOT = ROOT / "build" / "formgrader.png"
+AUTOGRADE_SHOT = ROOT / "build" / "formgrader-autograde.png"
+STUDENT = "carol"
 WAIT_MS = 120_000
 KEEP_VENV = ("-o", ".venv/.ready")  # make: the copy uses the repository's .venv as it is, never rebuilds it
 
@@ -47,12 +55,15 @@ def newcomers_env(scratch):
                 JUPYTERLAB_WORKSPACES_DIR=str(scratch / "workspaces"), PYTHONUNBUFFERED="1")
 
 
-@pytest.fixture
-def course(tmp_path):
-    folder = tmp_path / "course"
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    scratch = tmp_path_factory.mktemp("formgrader")
+    folder = scratch / "course"
     folder.mkdir()
     exchange = copy_course(folder)
-    env = newcomers_env(tmp_path)
+    helpers.write_submission(folder, STUDENT, helpers.submission((helpers.SUBMISSIONS / "correct_keepdims.py")
+                                                                 .read_text()))
+    env = newcomers_env(scratch)
     made = subprocess.run(["make", "--no-print-directory", *KEEP_VENV, "exchange"], cwd=folder, env=env,
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stdout + made.stderr
@@ -60,7 +71,7 @@ def course(tmp_path):
     return folder, env
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def lab(course):
     folder, env = course
     with make_lab(cwd=folder, env=env, make_args=KEEP_VENV) as (base, token):
@@ -109,3 +120,57 @@ def test_the_formgrader_works_on_the_first_click(lab):
         shown = open_in_file_browser(page, row.locator("td.preview a").first, "release", released)
         assert "grade_cells.py" not in shown, "Preview opened source/, not release/"
     assert (folder / "gradebook.db").exists()
+
+
+def modal_after(frame, click):
+    """Click, then wait for the formgrader's Success or Error window and return (its id, its text)."""
+    click.click()
+    modal = frame.locator("#success-modal, #error-modal").first
+    modal.wait_for(timeout=WAIT_MS)
+    return modal.get_attribute("id"), modal.inner_text()
+
+
+def close(frame):
+    frame.locator(".modal.in button.close, .modal.show button.close").first.click()
+    frame.locator("#success-modal, #error-modal").first.wait_for(state="detached", timeout=WAIT_MS)
+
+
+@pytest.mark.skipif(not helpers.SANDBOXED, reason="no bubblewrap: classroom.autograde refuses to grade (as it should)")
+def test_generate_autograde_and_feedback_from_the_formgrader(lab):
+    folder, base, token = lab
+    with chromium() as page:
+        page.goto(f"{base}/formgrader?token={token}")
+        row = page.locator("tr", has=page.locator("td.name a", has_text="score_gradient")).first
+        which, text = modal_after(page, row.locator("td.assign a"))
+        assert which == "success-modal", text
+        close(page)
+        page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
+        student = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
+        which, text = modal_after(page, student.locator("td.autograde a"))
+        page.screenshot(path=str(AUTOGRADE_SHOT))
+        assert which == "success-modal", text
+        assert "[classroom.autograde]" in text and "1 graded now" in text, text
+        close(page)
+        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder)
+        assert {check: graded.get(check) for check in full} == full, "the correct hand-in did not get full marks"
+        page.goto(f"{base}/formgrader/submissions/{notebook_id(folder)}")
+        by_hand = page.locator(f"input.score#{helpers.VISIBLE}")
+        by_hand.fill(str(full[helpers.VISIBLE] / 2))
+        with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT") as saved:
+            by_hand.press("Tab")
+        assert saved.value.ok, saved.value.status
+        assert helpers.scores(folder)[STUDENT][helpers.VISIBLE] == full[helpers.VISIBLE] / 2
+        page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
+        student = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
+        which, text = modal_after(page, student.locator("td.generate-feedback a"))
+        assert which == "success-modal", text
+    record = folder / "autograded" / STUDENT / "score_gradient" / ".classroom-grading.json"
+    assert record.exists(), "graded by nbgrader's own Autograde, not classroom.autograde (no grading record)"
+    page_html = (folder / "feedback" / STUDENT / "score_gradient" / "score_gradient.html").read_text()
+    assert 'class="label-text"' in page_html and "<math" in page_html, "not our feedback page (classroom/templates)"
+    assert f"Score: {full[helpers.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
+
+
+def notebook_id(folder):
+    with helpers.gradebook(folder) as gb:
+        return gb.find_submission_notebook("score_gradient", "score_gradient", STUDENT).id

@@ -117,6 +117,15 @@ def test_configuration_problems_are_named_with_the_fix():
     assert any("half" in p for p in settings.problems(wrong_value))
 
 
+def test_options_of_a_class_that_shares_its_name_are_known():
+    # nbgrader has an abstract Exchange without `root` and the Exchange that reads it: INSTRUCTORS.md sets c.Exchange.root
+    config = Config()
+    config.Exchange.root = "/srv/exchange"
+    config.Exchange.rot = "/srv/exchange"
+    found = settings.problems(config)
+    assert found == ["`c.Exchange.rot` is not an option of Exchange (did you mean `root`?)"], found
+
+
 def test_the_course_configuration_has_no_problems():
     from classroom import course
     assert settings.problems(course.course_app(["score_gradient"]).config) == []

@@ -147,6 +147,19 @@ for _ in range(12):  # 12 x 256 MiB, shared and anonymous, every page written
     touched += len(block)
 ESCAPED = touched > 2600 * 2 ** 20
 """),
+    "hostile_writes_to_the_graders_terminal": attack("""
+import fcntl, os, termios
+for fd in (0, 1, 2):
+    try:
+        os.write(fd, b"\\x1b]0;TERMINAL-TAKEN\\x07TERMINAL-TAKEN\\n")
+    except OSError:
+        pass
+    try:
+        fcntl.ioctl(fd, termios.TIOCSTI, b"x")
+        ESCAPED = True
+    except OSError:
+        pass
+"""),
     "hostile_leaves_process": """
 import subprocess
 subprocess.Popen(["/bin/sh", "-c", "sleep 600"], start_new_session=True)
@@ -166,14 +179,24 @@ def _digest(path):
     return h.hexdigest()
 
 
-def _sandbox_processes():
+def _sandbox_processes(inside):
+    """Processes of the sandbox user whose working folder is under `inside` (the grader's TMPDIR, where every
+    sandbox of this test's run has its home), as "pid args"."""
     out = subprocess.run(["ps", "-eo", "uid=,pid=,args="], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if line.split()[0] == str(sandbox.SANDBOX_UID)]
+    found = []
+    for uid, pid, args in (line.split(None, 2) for line in out.splitlines() if len(line.split(None, 2)) == 3):
+        try:
+            ours = uid == str(sandbox.SANDBOX_UID) and os.readlink(f"/proc/{pid}/cwd").startswith(str(inside))
+        except OSError:  # it ended meanwhile
+            continue
+        if ours:
+            found.append(f"{pid} {args}")
+    return found
 
 
-def _grader_cgroups():
-    """Every control group named like the grader's, in every hierarchy."""
-    return sorted(glob.glob(f"{cgroups.ROOT}/**/{cgroups.PREFIX}*", recursive=True))
+def _grader_cgroups(grader_pid):
+    """Every control group of the grader `grader_pid` (classroom.cgroups names them after it), in every hierarchy."""
+    return sorted(glob.glob(f"{cgroups.ROOT}/**/{cgroups.PREFIX}{grader_pid}-*", recursive=True))
 
 
 def _gone(condition, polls=120):
@@ -187,7 +210,6 @@ def _gone(condition, polls=120):
 
 
 def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
-    before_processes, before_cgroups = _sandbox_processes(), _grader_cgroups()
     place = course.make_course(tmp_path / "course")
     honest = (course.SUBMISSIONS / "correct_einsum.py").read_text()
     course.write_submission(place, "alice", course.submission(honest))
@@ -198,15 +220,18 @@ def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
     unanswered = {grade_id: None for grade_id in course.answer_cells()}  # only their code: nothing else to earn
     for name, code in HOSTILE.items():
         course.write_submission(place, name, course.submission(code, answers=unanswered))
-    course.autograde(place, HOSTILE_COURSE=str(place))
+    scratch = tmp_path / "tmp"  # the grader's TMPDIR: every sandbox home of the run is made in it
+    scratch.mkdir()
+    graded = course.autograde(place, HOSTILE_COURSE=str(place), TMPDIR=str(scratch))
     scores = course.scores(place)
     earned = {name: sum(scores[name].values()) for name in HOSTILE}
     assert earned == {name: 0.0 for name in HOSTILE}, earned
     assert scores["alice"] == alice_before
     assert {p: _digest(place / p) for p in guarded} == guarded
-    # nothing of this run's is left; what other tests ran beside it (pytest-xdist) may have ended meanwhile
-    assert _gone(lambda: set(_sandbox_processes()) <= set(before_processes)), _sandbox_processes()
-    assert _gone(lambda: set(_grader_cgroups()) <= set(before_cgroups)), _grader_cgroups()
+    assert "TERMINAL-TAKEN" not in (place / "autograde.log").read_text(), "a student wrote into the grader's output"
+    # nothing of this run's is left (graders and sandboxes of other tests may run beside it: they are not counted)
+    assert _gone(lambda: not _sandbox_processes(scratch)), _sandbox_processes(scratch)
+    assert _gone(lambda: not _grader_cgroups(graded.pid)), _grader_cgroups(graded.pid)
 
 
 def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
@@ -220,6 +245,13 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
             code.lookup("held_mib")
     assert stopped.value.kind == failures.OUT_OF_MEMORY, str(stopped.value)
     assert str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB) in str(stopped.value)
+
+
+def test_the_sandbox_is_a_session_of_its_own():
+    """No controlling terminal to send keystrokes to: the session's leader is inside the sandbox (outside it, the
+    sandbox's PID namespace would see the session as 0)."""
+    with StudentCode(["import os\nsession = os.getsid(0)\n"], sandboxed=course.SANDBOXED) as code:
+        assert code.lookup("session") != 0
 
 
 def test_no_user_namespace_inside_the_sandbox():

@@ -17,6 +17,8 @@ PIPELINES = [("Autograde", "sanitize_preprocessors"), ("Autograde", "autograde_p
 
 
 def _configurables():
+    """{class name: [every configurable class of that name]}: a section of the configuration applies to each of them
+    (nbgrader has two `Exchange` classes, an abstract one without `root` and the one that reads it)."""
     import nbgrader.apps  # noqa: F401 (imports every nbgrader class that reads configuration)
     import nbgrader.exchange  # noqa: F401
     import nbgrader.plugins  # noqa: F401
@@ -24,8 +26,8 @@ def _configurables():
     while todo:
         cls = todo.pop()
         for sub in cls.__subclasses__():
-            if sub.__name__ not in seen:
-                seen[sub.__name__] = sub
+            if sub not in seen.setdefault(sub.__name__, []):
+                seen[sub.__name__].append(sub)
                 todo.append(sub)
     return seen
 
@@ -38,7 +40,7 @@ def _suggest(word, choices):
 def _pipeline_classes(config, known, found):
     classes = []
     for section, option in PIPELINES:
-        default = known[section].class_traits()[option].default() if section in known else []
+        default = known[section][0].class_traits()[option].default() if section in known else []
         for item in config[section][option] if option in config.get(section, {}) else default:
             if not isinstance(item, str):
                 classes.append(item)
@@ -56,13 +58,13 @@ def problems(config):
     classes = _pipeline_classes(config, _configurables(), found)
     known = _configurables()  # again: the pipeline's own classes are imported now
     for section in sorted(k for k in config if k[:1].isupper() and isinstance(config[k], Config) and config[k]):
-        cls = known.get(section)
-        if cls is None:
+        same_name = known.get(section)
+        if same_name is None:
             hint = _suggest(section, known)
             if hint:  # a section for some other program would have no close nbgrader name
                 found.append(f"the configuration sets options of `{section}`, which no grading class has{hint}")
             continue
-        options = set(cls.class_trait_names(config=True))
+        options = {name for cls in same_name for name in cls.class_trait_names(config=True)}
         for option in sorted(config[section]):
             if option not in options:
                 found.append(f"`c.{section}.{option}` is not an option of {section}{_suggest(option, options)}")

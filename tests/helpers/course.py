@@ -43,10 +43,14 @@ def nbgrader(*args, cwd, check=True):
 
 def autograde(course_path, *flags, **env):
     """Run `python -m classroom.autograde ASSIGNMENT` (what `make autograde` runs) in a course; its log is saved
-    there as autograde.log."""
-    result = subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
-                            cwd=course_path, env=nbgrader_env(**env), capture_output=True, text=True)
-    (Path(course_path) / "autograde.log").write_text(result.stdout + result.stderr)
+    there as autograde.log. The result also has the driver's `pid` (classroom.cgroups names its groups after it)."""
+    proc = subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
+                            cwd=course_path, env=nbgrader_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    out, err = proc.communicate()
+    result = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    result.pid = proc.pid
+    (Path(course_path) / "autograde.log").write_text(out + err)
     return result
 
 
