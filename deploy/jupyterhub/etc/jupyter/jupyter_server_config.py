@@ -18,5 +18,6 @@ if os.environ.get("SQDK_ROLE") == "instructor":
     # by nobody else (the directory's setgid bit gives new files that group)
     os.umask(0o007)
 else:
-    # students have no course directory: no formgrader (its pages would only show errors)
-    c.ServerApp.jpserver_extensions.update({"nbgrader.server_extensions.formgrader": False})
+    # students have no course directory: no formgrader, nor its Autograde button's extension (classroom)
+    c.ServerApp.jpserver_extensions.update({"nbgrader.server_extensions.formgrader": False,
+                                            "classroom.formgrader_autograde": False})
