@@ -15,6 +15,7 @@ import json
 import os
 import pwd
 import re
+import shutil
 import stat
 from pathlib import Path
 
@@ -42,6 +43,7 @@ def hub():
 def browser():
     from playwright.sync_api import sync_playwright
 
+    shutil.rmtree(SHOTS, ignore_errors=True)  # only this run's screenshots
     with sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield launched
@@ -97,11 +99,13 @@ def release(hub, browser):
     row = formgrader.locator("tr", has=formgrader.locator("td.name a", has_text=ASSIGNMENT)).first
     row.wait_for(timeout=WAIT_MS)  # the formgrader loads inside JupyterLab: no "refused to connect"
     assert formgrader.locator("#warning-exchange").count() == 0
-    shot(page, "1-instructor-formgrader")
+    shot(page, "1-instructor-formgrader-in-lab")
     row.locator("td.release a").first.click()
     outbound = Path(hub.settings["exchange"]) / "sqrt-dk" / "outbound" / ASSIGNMENT
     until(lambda: (outbound / f"{ASSIGNMENT}.ipynb").exists(), "Release did not put the assignment in the exchange")
     assert not (outbound / "grade_cells.py").exists()
+    row.locator("td.status", has_text="released").wait_for(timeout=WAIT_MS)
+    shot(page, "1-instructor-released")
     page.context.close()
     hub.stop_server(hub.instructor)
 
