@@ -302,11 +302,18 @@ def test_links_devices_bombs_and_oversized_members_are_judged_before_any_read():
 def test_a_read_stops_one_byte_past_the_cap_whatever_the_member_declares():
     reader = zip_of(("a.ipynb", os.urandom(5000), 0o100644), ("b.ipynb", os.urandom(900), 0o100644),
                     ("c.ipynb", os.urandom(900), 0o100644), max_member_bytes=1000, max_total_bytes=1500)
-    a, b, c = reader.zf.infolist()
-    a.file_size = 10  # declared small, 5000 inside: the judge is fooled, the read is not
-    assert reader.judge(a) is None
-    assert reader.read(a)[1].kind in ("too_large", "unreadable")
-    assert reader.read(b)[0] is not None and reader.read(c)[1].kind == "too_much"
+    asked, opened = [], reader.zf.open
+
+    def counting_open(info):
+        member = opened(info)
+        read = member.read
+        member.read = lambda n=-1: asked.append(n) or read(n)
+        return member
+
+    with mock.patch.object(reader.zf, "open", counting_open):
+        a, b, c = reader.zf.infolist()
+        assert reader.read(a)[1].kind == "too_large" and asked == [1001]
+        assert reader.read(b)[0] is not None and reader.read(c)[1].kind == "too_much" and asked[-1] == 601
 
 
 def test_past_the_member_cap_the_rest_of_the_zip_is_not_read():
@@ -350,3 +357,16 @@ def test_nbgraders_own_zip_collect_uses_the_safe_plugins_of_the_course_configura
     config = coursedirs.course_app(root=root).config
     assert config.ZipCollectApp.extractor_plugin == "classroom.lms.extractor.SafeExtractor"
     assert config.ZipCollectApp.collector_plugin == "classroom.lms.collector.LmsCollector"
+
+
+def test_grade_rows_put_scores_on_the_lms_points_and_leave_no_submission_empty(tmp_path):
+    canvas = Roster(write_csv(tmp_path / "c.csv", CANVAS_ROSTER))
+    table = grades.rows(canvas, ASSIGNMENT, {"alice": 10.5, "bob": None, "carol": 0.0}, max_score=21.0)
+    assert table[1][-1] == 100 and [row[-1] for row in table[2:]] == [50.0, None, 0.0, None]
+    no_points = Roster(write_csv(tmp_path / "n.csv", [CANVAS_ROSTER[0][:5] + [ASSIGNMENT]] +
+                                 [row[:6] for row in CANVAS_ROSTER[2:]]))
+    assert grades.rows(no_points, ASSIGNMENT, {"alice": 10.5}, max_score=21.0)[1][-1] == 21.0
+    moodle = Roster(write_csv(tmp_path / "m.csv", MOODLE_ROSTER))
+    assert [row[3:5] for row in grades.rows(moodle, ASSIGNMENT, {"dave": 7.0}, 21.0)[1:]] == [[3.33, 10.0],
+                                                                                            [None, 10.0]]
+    assert [grades.points_text(x) for x in (80.0, 7.5, 3.333, 1e6)] == ["80", "7.5", "3.33", "1000000"]

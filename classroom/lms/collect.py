@@ -35,6 +35,8 @@ def collect(assignment, zip_path, argv=()):
     app = LmsCollectApp()
     app.initialize([assignment, "--force", *argv])
     archive = app._format_collect_path(app.archive_directory)
+    if os.path.realpath(zip_path).startswith(os.path.realpath(archive) + os.sep):
+        raise SystemExit(f"{zip_path} lies in {archive}, which this command empties first: move it elsewhere")
     if os.path.isdir(archive):
         shutil.rmtree(archive)
     os.makedirs(archive)

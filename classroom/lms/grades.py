@@ -46,7 +46,10 @@ def lms_points(roster, row, column):
 def scores(db_url, course_id, assignment):
     """({nbgrader id: score or None}, max score) from the gradebook."""
     with Gradebook(db_url, course_id) as gb:
-        found = gb.find_assignment(assignment)
+        try:
+            found = gb.find_assignment(assignment)
+        except MissingEntry:
+            raise SystemExit(f"The gradebook has no assignment {assignment}: grade first (make autograde)") from None
         result = {}
         for student in gb.students:
             try:
@@ -80,6 +83,11 @@ def rows(roster, assignment, by_student, max_score):
     return out
 
 
+def points_text(value):
+    """A number as the LMS reads it: at most 2 decimals, no exponent, no trailing zeros (80, 7.5, 0.33)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m classroom.lms.grades", description=__doc__.split("\n")[0])
     parser.add_argument("assignment")
@@ -93,8 +101,7 @@ def main(argv=None):
     coursedir = app.coursedir
     by_student, max_score = scores(coursedir.db_url, coursedir.course_id, args.assignment)
     table = rows(roster, args.assignment, by_student, max_score)
-    dest = csvsafe.write(OUT.format(assignment=args.assignment, lms=roster.lms), table,
-                         number=lambda x: f"{x:g}")
+    dest = csvsafe.write(OUT.format(assignment=args.assignment, lms=roster.lms), table, number=points_text)
     graded = {s for s, v in by_student.items() if v is not None}
     missing = sorted(graded - set(roster.by_student()))
     print(f"{dest}: {len(table) - (2 if roster.lms == 'canvas' else 1)} students of {roster.path}, "

@@ -1,7 +1,7 @@
 """Every reason a file of an LMS download is not placed in submitted/, as data (a kind and its details), and the
 sentence an instructor reads for each, made once here (classroom.lms.collect prints them; the tests decide on kinds).
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 SENTENCES = {
     # the zip itself (classroom.lms.safezip)
@@ -33,7 +33,7 @@ class Refusal:
     kind: str
     detail: str = ""
     limit: str = ""
-    lms: str = field(default="LMS")
+    lms: str = "LMS"
 
     def sentence(self):
         return SENTENCES[self.kind].format(detail=self.detail, limit=self.limit, lms=self.lms)
