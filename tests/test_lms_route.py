@@ -23,7 +23,7 @@ from unittest import mock
 import pytest
 
 from classroom import course as coursedirs
-from classroom.lms import collect, feedback, grades, names, release_zip, safezip
+from classroom.lms import collect, collector, feedback, grades, names, release_zip, safezip
 from classroom.lms.roster import Roster, RosterError
 from tests.helpers import course
 from tests.helpers.course import ASSIGNMENT, RELEASED, SUBMISSIONS
@@ -370,3 +370,21 @@ def test_grade_rows_put_scores_on_the_lms_points_and_leave_no_submission_empty(t
     assert [row[3:5] for row in grades.rows(moodle, ASSIGNMENT, {"dave": 7.0}, 21.0)[1:]] == [[3.33, 10.0],
                                                                                             [None, 10.0]]
     assert [grades.points_text(x) for x in (80.0, 7.5, 3.333, 1e6)] == ["80", "7.5", "3.33", "1000000"]
+
+
+def test_a_notebook_is_known_by_its_graded_cells_and_only_a_bare_one_by_its_name(tmp_path):
+    released = {"score_gradient.ipynb": {"a", "b"}, "intuition_quiz.ipynb": {"q"}}
+    cell = lambda grade_id: {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": grade_id}}, "source": ""}
+    cases = {"copy (1).ipynb": [cell("a")], "score_gradient.ipynb": [cell("q")], "hw2.ipynb": [cell("z")],
+             "bare.ipynb": [], "intuition_quiz.ipynb": [cell("z")]}
+    got = {}
+    for name, content in cases.items():
+        (tmp_path / name).write_text(json.dumps({"cells": content}))
+        got[name] = collector.which_notebook(str(tmp_path / name), name, released)
+    (tmp_path / "x.ipynb").write_text("not json")
+    assert got == {"copy (1).ipynb": "score_gradient.ipynb", "score_gradient.ipynb": "intuition_quiz.ipynb",
+                   "hw2.ipynb": "", "bare.ipynb": "", "intuition_quiz.ipynb": ""}
+    assert collector.which_notebook(str(tmp_path / "x.ipynb"), "x.ipynb", released) is None
+    (tmp_path / "score_gradient.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "source": ""}]}))
+    assert collector.which_notebook(str(tmp_path / "score_gradient.ipynb"), "score_gradient.ipynb", released) == \
+        "score_gradient.ipynb"

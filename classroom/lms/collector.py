@@ -178,7 +178,8 @@ def grade_ids(nb):
 
 def which_notebook(path, file, released):
     """The released notebook the file at `path` is a copy of: the one sharing most nbgrader cell ids with it (its
-    own file name first on a tie); "" if it shares none; None if it is not a notebook at all."""
+    own file name first on a tie); a notebook with no nbgrader cell left at all goes by its name (grading repairs
+    it, and flags it); "" if it is neither; None if it is not a notebook at all."""
     data = intake.read_regular(path)
     try:
         nb = json.loads(data)
@@ -189,9 +190,9 @@ def which_notebook(path, file, released):
     ids = set(grade_ids(nb))
     scores = {name: len(ids & wanted) for name, wanted in released.items()}
     best = max(scores.values(), default=0)
-    if best == 0:
-        return ""
     named = os.path.basename(file)
+    if best == 0:
+        return named if not ids and named in released else ""
     return named if scores.get(named) == best else min(name for name, n in scores.items() if n == best)
 
 
