@@ -81,6 +81,7 @@ clean-venv:
 ASSIGNMENT ?= score_gradient
 
 .PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver
+.PHONY: release-zip collect-zip lms-grades lms-feedback
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
 # at c.Exchange.root (nbgrader's default /usr/local/share/nbgrader/exchange needs root: without it, this prints the
@@ -115,6 +116,28 @@ feedback: $(READY)
 grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
 
+# The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/). The roster is the LMS's own list of students at
+# lms/roster.csv (c.LmsRoster.path): Canvas's gradebook export or Moodle's grading worksheet; LMS=canvas|moodle
+# checks which.
+LMS ?=
+ZIP ?=
+
+# release/$(ASSIGNMENT)/ as one deterministic zip to upload to the LMS: lms/$(ASSIGNMENT)-release.zip.
+release-zip: $(READY)
+	$(BIN)/python -m classroom.lms.release_zip $(ASSIGNMENT)
+
+# The LMS's download of submissions (Canvas or Moodle naming) into submitted/, each file placed or refused with why.
+collect-zip: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.collect $(ASSIGNMENT) "$(ZIP)"
+
+# After grading: the grades in the LMS's import CSV, lms/$(ASSIGNMENT)-<lms>-grades.csv (CSV-safe).
+lms-grades: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.grades $(ASSIGNMENT) $(if $(LMS),--lms $(LMS),)
+
+# After `make feedback`: the pages as the LMS's bulk feedback upload zip, lms/$(ASSIGNMENT)-<lms>-feedback.zip.
+lms-feedback: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.feedback $(ASSIGNMENT)
+
 # After `make autograde`: report/$(ASSIGNMENT).png (scores, share failing each check), report/$(ASSIGNMENT).html (the
 # same as tables, failure messages, submissions that needed attention) and report/$(ASSIGNMENT)-by-check.csv (a score
 # per student, notebook and check: not nbgrader's grades.csv). REPORT_ARGS="--out DIR" writes them elsewhere.
@@ -135,8 +158,8 @@ bench-sandbox: $(READY)
 
 # A class on JupyterHub (INSTRUCTORS.md, "A class on JupyterHub"; deploy/jupyterhub/) -------------------------------
 # The environment every account uses, read-only: made by root with a Python every user may run (never the pyenv
-# Python under /root that .venv may use). Rebuilt only when the pins change; the course's package, the lessons and
-# the Jupyter settings are copied in on every run (a few seconds).
+# Python under /root that .venv may use). Rebuilt only when the pins change; the course's package is reinstalled
+# when a file of it changes, and the lessons and Jupyter settings are copied in on every run.
 HUB_ENV ?= /opt/sqrt-dk/venv
 HUB_PYTHON ?= /usr/bin/python3
 HUB_PINS = $(shell cat requirements.txt deploy/jupyterhub/requirements.txt | sha256sum | cut -c1-16)

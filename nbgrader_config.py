@@ -74,3 +74,22 @@ c.HTMLExporter.sanitize_html = True
 # the whitelist lets exactly that MathML through.
 c.HTMLExporter.filters = {"clean_html": f"{PREPROCESSORS}.inert_html.clean_html",
                           "markdown2html": f"{PREPROCESSORS}.markdown_math.markdown2html"}
+
+# The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/): `nbgrader zip_collect`, and `make collect-zip`,
+# unpack an LMS's download of submissions with SafeExtractor (notebooks only, every member's name, kind, size and
+# compression ratio checked before a capped read: never nbgrader's unpack_archive) and place each notebook as
+# LmsCollector decides (Canvas's and Moodle's naming, the LMS's ids mapped to nbgrader ids by the roster, the
+# notebook recognised by its graded cells, the latest re-submission), reporting every file not placed and why.
+c.ZipCollectApp.extractor_plugin = "classroom.lms.extractor.SafeExtractor"
+c.ZipCollectApp.collector_plugin = "classroom.lms.collector.LmsCollector"
+# The LMS's own list of students: Canvas's gradebook export or Moodle's grading worksheet (classroom/lms/roster.py),
+# and the column of it that holds each student's nbgrader id.
+c.LmsRoster.path = "lms/roster.csv"
+c.LmsRoster.canvas_student_column = "SIS Login ID"
+c.LmsRoster.moodle_student_column = "Email address"  # the part before @
+# Another LMS: a pattern for the member names of its download, with (?P<lms_id>...) (an id of the roster's) or
+# (?P<student_id>...) (the nbgrader id itself), and (?P<file_id>...); (?P<timestamp>...) if the name carries the time.
+# E.g. Blackboard's "<assignment>_<username>_attempt_<date>_<file>":
+# c.LmsCollector.named_regexp = r".*?_(?P<student_id>[A-Za-z0-9.-]+)_attempt_(?P<timestamp>[0-9-]+)_(?P<file_id>.+)"
+# The dates of the zip's members carry no time zone; the LMS's server's zone (Moodle dates them at upload):
+c.SafeExtractor.zip_timezone = "UTC"

@@ -22,6 +22,8 @@ def _configurables():
     import nbgrader.apps  # noqa: F401 (imports every nbgrader class that reads configuration)
     import nbgrader.exchange  # noqa: F401
     import nbgrader.plugins  # noqa: F401
+
+    from ..lms import collect  # noqa: F401 (the LMS route's zip_collect plugins and roster, classroom/lms/)
     seen, todo = {}, [Configurable]
     while todo:
         cls = todo.pop()

@@ -1,11 +1,13 @@
 """A throw-away nbgrader course with this repository's configuration, submissions handed in to it, and nbgrader run
 on it as instructors and students run it (the real command lines, never nbgrader's Python internals)."""
+import atexit
 import copy
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -62,18 +64,31 @@ def report(course_path, *flags):
     return result
 
 
+_GENERATED = []  # per test process: one course made with no extra configuration, copied by later calls
+
+
 def make_course(path, config=""):
     """A fresh course directory: this repository's nbgrader_config.py (plus `config` lines) and source/, and a
-    generated release/."""
+    generated release/ and gradebook. Without `config`, the first course this process made is copied (what
+    `nbgrader generate_assignment` makes does not depend on the folder), saving a generate_assignment run."""
     path = Path(path)
+    if not config and _GENERATED:
+        shutil.copytree(_GENERATED[0], path, dirs_exist_ok=True)
+        return path
     path.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "nbgrader_config.py", path)
+    extra = config
     if not SANDBOXED:
-        config += "\nc.Sandbox.enabled = False  # the tests' explicit choice on a machine without bubblewrap\n"
+        extra += "\nc.Sandbox.enabled = False  # the tests' explicit choice on a machine without bubblewrap\n"
     with open(path / "nbgrader_config.py", "a") as file:
-        file.write("\n" + config)
+        file.write("\n" + extra)
     shutil.copytree(ROOT / "source", path / "source")
     nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=path)
+    if not config:
+        kept = Path(tempfile.mkdtemp(prefix="generated-course-")) / "course"
+        shutil.copytree(path, kept)
+        atexit.register(shutil.rmtree, kept.parent, True)
+        _GENERATED.append(kept)
     return path
 
 

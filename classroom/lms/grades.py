@@ -1,0 +1,115 @@
+"""`make lms-grades` (`python -m classroom.lms.grades ASSIGNMENT`): the gradebook's scores in the import format of
+the LMS whose roster lies at c.LmsRoster.path, keyed by the LMS's own ids, CSV-safe (classroom.csvsafe).
+
+Canvas (Grades > Import): the identity columns of its gradebook export as they are in the roster (Student, ID, SIS
+User ID, SIS Login ID, [Integration ID], Section), then the assignment's column under the roster's own header
+("score_gradient (4321)": Canvas matches the id in parentheses), and the "Points Possible" row after the header.
+Moodle (the assignment's Submissions > "Upload grading worksheet"): its worksheet's Identifier, Full name, Email
+address, Grade, Maximum Grade and Last modified (grade) columns, as Moodle reads them; the e-mail column also lets
+Grades > Import > CSV file match students by e-mail.
+
+The score is the one `make grades` exports (after the late penalty, classroom.export.grades_row), scaled to the
+points the LMS gives the assignment (Canvas's Points Possible, Moodle's Maximum Grade; nbgrader's own when the
+roster has none), rounded to 2 decimals. A student with no submission in the gradebook gets an empty cell, which
+neither LMS imports as a grade: what they are given is left to the instructor.
+"""
+import argparse
+import re
+import sys
+
+from nbgrader.api import Gradebook, MissingEntry
+
+from .. import course, csvsafe
+from ..export import grades_row
+from .roster import CANVAS_IDENTITY, LmsRoster
+
+SCORE = 9  # the score after the penalty in classroom.export.grades_row
+MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)")
+OUT = "lms/{assignment}-{lms}-grades.csv"
+
+
+def canvas_column(roster, assignment):
+    """The roster's header of the assignment's column: "score_gradient (4321)", else the assignment's name."""
+    pattern = re.compile(re.escape(assignment) + r" \(\d+\)")
+    return next((h for h in roster.header if pattern.fullmatch(h.strip())), assignment)
+
+
+def lms_points(roster, row, column):
+    """What the LMS gives the assignment, from the roster, or None."""
+    text = (roster.points_row or {}).get(column) if roster.lms == "canvas" else row.get("Maximum Grade")
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def scores(db_url, course_id, assignment):
+    """({nbgrader id: score or None}, max score) from the gradebook."""
+    with Gradebook(db_url, course_id) as gb:
+        try:
+            found = gb.find_assignment(assignment)
+        except MissingEntry:
+            raise SystemExit(f"The gradebook has no assignment {assignment}: grade first (make autograde)") from None
+        result = {}
+        for student in gb.students:
+            try:
+                gb.find_submission(assignment, student.id)
+            except MissingEntry:
+                result[student.id] = None
+                continue
+            result[student.id] = grades_row(gb, found, student)[SCORE]
+        return result, found.max_score
+
+
+def rows(roster, assignment, by_student, max_score):
+    """The rows of the import file, header first."""
+    column = canvas_column(roster, assignment) if roster.lms == "canvas" else "Grade"
+    if roster.lms == "canvas":
+        identity = [h for h in CANVAS_IDENTITY if h in roster.header]
+        points = lms_points(roster, {}, column) or max_score
+        out = [identity + [column], ["    Points Possible"] + [""] * (len(identity) - 1) + [points]]
+    else:
+        out = [list(MOODLE_COLUMNS)]
+    for row in roster.rows:
+        student = roster.students[roster.lms_id(row)]
+        score = by_student.get(student.student_id) if not student.refusal else None
+        points = lms_points(roster, row, column) or max_score
+        value = None if score is None else (round(score * points / max_score, 2) if max_score else 0.0)
+        if roster.lms == "canvas":
+            out.append([row.get(h, "") for h in identity] + [value])
+        else:
+            out.append([row.get("Identifier", ""), row.get("Full name", ""), row.get("Email address", ""), value,
+                        points, row.get("Last modified (grade)", "")])
+    return out
+
+
+def points_text(value):
+    """A number as the LMS reads it: at most 2 decimals, no exponent, no trailing zeros (80, 7.5, 0.33)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m classroom.lms.grades", description=__doc__.split("\n")[0])
+    parser.add_argument("assignment")
+    parser.add_argument("--lms", choices=("canvas", "moodle"), help="refuse a roster of the other LMS")
+    parser.add_argument("--roster", help="the roster file (default: c.LmsRoster.path)")
+    args = parser.parse_args(argv)
+    app = course.course_app()
+    roster = LmsRoster(config=app.config).read(args.roster)
+    if args.lms and args.lms != roster.lms:
+        raise SystemExit(f"LMS={args.lms}, but {roster.path} is a {roster.lms} roster")
+    coursedir = app.coursedir
+    by_student, max_score = scores(coursedir.db_url, coursedir.course_id, args.assignment)
+    table = rows(roster, args.assignment, by_student, max_score)
+    dest = csvsafe.write(OUT.format(assignment=args.assignment, lms=roster.lms), table, number=points_text)
+    graded = {s for s, v in by_student.items() if v is not None}
+    missing = sorted(graded - set(roster.by_student()))
+    print(f"{dest}: {len(table) - (2 if roster.lms == 'canvas' else 1)} students of {roster.path}, "
+          f"{len(graded & set(roster.by_student()))} with a grade")
+    for student in missing:
+        print(f"  graded but not in the roster (not in the file): {student}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
