@@ -154,9 +154,11 @@ def test_generate_autograde_and_feedback_from_the_formgrader(lab):
         graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder)
         assert {check: graded.get(check) for check in full} == full, "the correct hand-in did not get full marks"
         page.goto(f"{base}/formgrader/submissions/{notebook_id(folder)}")
-        by_hand = page.locator(f"input.score#{helpers.VISIBLE}")
+        by_hand = page.locator(f"input.score#{helpers.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
+        by_hand.wait_for(timeout=WAIT_MS)
         by_hand.fill(str(full[helpers.VISIBLE] / 2))
-        with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT") as saved:
+        with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT",
+                                  timeout=WAIT_MS) as saved:
             by_hand.press("Tab")
         assert saved.value.ok, saved.value.status
         assert helpers.scores(folder)[STUDENT][helpers.VISIBLE] == full[helpers.VISIBLE] / 2
