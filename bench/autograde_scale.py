@@ -63,8 +63,10 @@ def main(n=STUDENTS, hanging=3):
         print(f"the driver alone: {idle_wall:.1f} s for a run with nothing to grade; committing {commit:.2f} s of CPU "
               "per submission (one at a time, whatever the number of graders)")
         cost = serial / n
-        use = max(serial / wall for wall, _ in results.values()) / 2  # the share of each core that grading got
-        project = lambda cores: max(CLASS * cost / (cores * use), CLASS * commit) + idle_wall
+        # the share of each core that grading got (at most all of it: a load that changes between the modes can
+        # make the speed-up look better than 2 on two cores)
+        use = min(1.0, max(serial / wall for wall, _ in results.values()) / 2)
+        project = lambda cores: max(CLASS * cost / (cores * use if cores > 1 else 1), CLASS * commit) + idle_wall
         print(f"Projection for {CLASS} students, from {cost:.2f} s per submission on one core, each core used as "
               f"well as here ({use:.0%}), and commits one at a time: one core {project(1) / 60:.0f} min; a "
               f"{SERVER_CORES}-core server (JOBS={SERVER_CORES}) {project(SERVER_CORES) / 60:.1f} min; a "

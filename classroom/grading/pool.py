@@ -43,7 +43,7 @@ class Unreachable(RuntimeError):
     """The Dask scheduler given with --scheduler does not answer; str() says so and what to do."""
 
 
-def stage_anywhere(job, template, work, log=None):
+def stage_anywhere(job, template, work):
     """staging.stage() as a grader process or a Dask worker runs it: the course environment's programs on PATH
     (nbgrader runs `alembic`), and the sandbox required as the driver requires it."""
     bin_dir = os.path.dirname(sys.executable)
@@ -55,7 +55,7 @@ def stage_anywhere(job, template, work, log=None):
                                     "install it there (apt-get install bubblewrap)")
     from sqlalchemy.exc import SAWarning
     warnings.filterwarnings("ignore", category=SAWarning)
-    return staging.stage(job, template, work, log or logging.getLogger("classroom.autograde"))
+    return staging.stage(job, template, work, logging.getLogger("classroom.autograde"))  # warnings only
 
 
 def _die_with_driver(driver):

@@ -26,7 +26,9 @@ def _program(name):
 def missing():
     """Why no server can be started here, or None."""
     absent = [name for name in ("initdb", "pg_ctl") if _program(name) is None]
-    return f"PostgreSQL is not installed ({', '.join(absent)} not found): apt-get install postgresql" if absent else None
+    if absent:
+        return f"PostgreSQL is not installed ({', '.join(absent)} not found): apt-get install postgresql"
+    return None
 
 
 def require():
