@@ -80,7 +80,8 @@ clean-venv:
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
 ASSIGNMENT ?= score_gradient
 
-.PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver
+.PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver \
+	bench-scale
 .PHONY: release-zip collect-zip lms-grades lms-feedback
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
@@ -104,9 +105,12 @@ quiz-variant: $(READY)
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
 # re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless
-# AUTOGRADE_ARGS=--no-sandbox says, knowingly, to grade without one.
+# AUTOGRADE_ARGS=--no-sandbox says, knowingly, to grade without one. JOBS submissions are graded at once (default:
+# every core); AUTOGRADE_ARGS="--scheduler tcp://HOST:8786" grades on a Dask cluster instead (INSTRUCTORS.md,
+# "Grading a large class").
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 autograde: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) $(AUTOGRADE_ARGS)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
 
 # HTML feedback in feedback/ (hidden checks named with their message, never their code); then nbgrader release_feedback.
 feedback: $(READY)
@@ -155,6 +159,10 @@ bench-driver: $(READY)
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
 	$(BIN)/python -m bench.sandbox_overhead
+
+# One class of 60 graded one at a time, with JOBS=2 and on 2 Dask workers, side by side; projects a class of 1,000.
+bench-scale: $(READY)
+	$(BIN)/python -m bench.autograde_scale
 
 # A class on JupyterHub (INSTRUCTORS.md, "A class on JupyterHub"; deploy/jupyterhub/) -------------------------------
 # The environment every account uses, read-only: made by root with a Python every user may run (never the pyenv

@@ -1,7 +1,8 @@
 """Autograde a class: every submission whose grading is missing or out of date, each one as a transaction.
 
     python -m classroom.autograde ASSIGNMENT [--force] [--student ID] [--notebook NAME] [--wait] [--no-sandbox]
-                                  [other nbgrader options, e.g. --CourseDirectory.db_url=...]
+                                  [--jobs N | --scheduler tcp://HOST:8786]
+                                  [other nbgrader options, e.g. --CourseDirectory.db_url=postgresql://...]
 
 What is graded: every submission in submitted/ (or the ones --student and --notebook select, nbgrader's own options)
 whose recorded grading does not hold any more (classroom.grading.record): never graded, handed in again, graded
@@ -10,13 +11,18 @@ under another version of the assignment, left unfinished by a killed run, or no 
 How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
 (classroom.grading.staging), then committed (classroom.grading.commit): the gradebook in one transaction, then the
 autograded folder swapped in whole. A run killed at any moment leaves nothing that a later run takes for finished.
+Where (classroom.grading.pool): --jobs N stages N submissions at once in processes of this machine (1, the default
+here, grades in this process; `make autograde` passes the number of cores), --scheduler on the workers of a Dask
+cluster; either way only this process writes the gradebook, one submission at a time. A progress bar
+(classroom.grading.progress) shows on a terminal.
 Before any grade is touched: the configuration is checked (classroom.grading.settings), the course's lock is taken
 (classroom.grading.lock: a second run refuses, saying who holds it, or waits with --wait), and every student's code
 must run in a bubblewrap sandbox (classroom.sandbox) unless --no-sandbox says, knowingly, to grade without one.
 
 Exit status: 0 when every selected submission ends with a current grading; 1 when some could not be graded (the
 summary says which and why; fix the cause and run it again: finished work is not re-done); 2 when grading did not
-start (no sandbox, a configuration error, the course is locked, no such assignment); 130 when interrupted.
+start (no sandbox, a configuration error, the course is locked, no such assignment, no Dask scheduler at the address);
+130 when interrupted.
 """
 import fnmatch
 import os
@@ -25,14 +31,28 @@ import sys
 import warnings
 
 from . import course, intake, sandbox
-from .grading import commit, lock, record, settings, staging
+from .grading import commit, lock, pool, progress, record, settings, staging
 
 TAG = "[classroom.autograde]"
 OWN_FLAGS = {"--no-sandbox", "--wait"}
+OWN_OPTIONS = {"--jobs": int, "--scheduler": str}  # with a value: `--jobs 4` or `--jobs=4`
 
 
 class Interrupted(BaseException):
     """SIGHUP or SIGTERM: stop like Ctrl-C (the submission being graded keeps its previous state)."""
+
+
+SIGNALLED = []  # the signals that asked this run to stop, in case the exception their handler raised was lost
+
+
+def stop(signum, frame):
+    SIGNALLED.append(signum)
+    raise KeyboardInterrupt() if signum == signal.SIGINT else Interrupted(signal.Signals(signum).name)
+
+
+def stop_if_signalled():
+    if SIGNALLED:
+        stop(SIGNALLED[0], None)
 
 
 def say(message):
@@ -65,9 +85,21 @@ def plan(app, gb, assignment, versions):
     return jobs, current, refused
 
 
-def grade(app, assignment, jobs, work, template):
-    """Grade and commit every job, staged under `work` from the gradebook `template` (made here unless it exists);
-    [(student, why)] for those the grader failed on."""
+def _report(job, staged, failed, shown):
+    """Tell what a committed grading left unfinished or scored 0 without running it."""
+    for name, why in staged.left_out.items():
+        shown.say(f"{job.student}/{name}: scored 0: {why}")
+    for name, entry in staged.entries.items():
+        if not entry["complete"]:
+            failed.append((job.student, f"the grader failed on {name}.ipynb ({entry['why']})"))
+            shown.say(f"{job.student}/{name}: the grader failed ({entry['why']}); recorded 0 for now, flagged "
+                      "for grading by hand, and the next run tries again")
+
+
+def grade(app, assignment, jobs, work, template, graders):
+    """Stage every job with `graders` (a classroom.grading.pool Stager) under `work`, from the gradebook `template`
+    (made here unless it exists), and commit each one here, one at a time; [(student, why)] for those the grader
+    failed on."""
     coursedir = app.coursedir
     try:
         if not os.path.exists(template):
@@ -77,29 +109,31 @@ def grade(app, assignment, jobs, work, template):
         say(f"nobody was graded: {why}")
         return [(job.student, why) for job, _ in jobs]
     failed = []
-    for done, (job, why) in enumerate(jobs, 1):
-        say(f"{done}/{len(jobs)} {job.student}: grading ({why})")
-        try:
-            staged = staging.stage(job, template, work, app.log)
-            try:
-                commit.commit(job, staged, coursedir.db_url)
-            except Exception as exc:
-                raise staging.grader_failure(exc, "recording the grades") from exc
-        except staging.GraderFailure as exc:
-            failed.append((job.student, str(exc)))
-            say(f"{job.student}: NOT graded: {exc}. Its previous state is kept; the next run tries again.")
-            continue
-        for name, why in staged.left_out.items():
-            say(f"{job.student}/{name}: scored 0: {why}")
-        unfinished = {n: e["why"] for n, e in staged.entries.items() if not e["complete"]}
-        for name, why in unfinished.items():
-            failed.append((job.student, f"the grader failed on {name}.ipynb ({why})"))
-            say(f"{job.student}/{name}: the grader failed ({why}); recorded 0 for now, flagged for grading by hand, "
-                "and the next run tries again")
+    with progress.Progress(len(jobs), say) as shown:
+        if shown.bar is not None:  # nbgrader's step-by-step lines would push the bar away; warnings still show
+            app.log.setLevel("WARNING")
+        for event, job, why, *outcome in graders.run(jobs, template, work, stop_if_signalled):
+            stop_if_signalled()
+            if event == "started":
+                shown.started(job.student, why)
+                continue
+            staged = outcome[0]
+            if not isinstance(staged, staging.GraderFailure):
+                try:
+                    commit.commit(job, staged, coursedir.db_url)
+                except Exception as exc:
+                    staged = staging.grader_failure(exc, "recording the grades")
+            if isinstance(staged, staging.GraderFailure):
+                failed.append((job.student, str(staged)))
+                shown.say(f"{job.student}: NOT graded: {staged}. Its previous state is kept; the next run "
+                          "tries again.")
+            else:
+                _report(job, staged, failed, shown)
+            shown.finished(any(student == job.student for student, _ in failed))
     return failed
 
 
-def run(app, assignment, wait):
+def run(app, assignment, wait, options):
     from nbgrader.api import Gradebook, MissingEntry
 
     coursedir = app.coursedir
@@ -121,7 +155,10 @@ def run(app, assignment, wait):
             say(f"{student}: refused, not graded: {why}")
         # the template depends only on the assignment's version: kept between runs, made again when it changes
         template = os.path.join(work, f"template-{assignment}-{record.digest(sorted(versions.items()))}.db")
-        failed = grade(app, assignment, jobs, staging_dir, template) if jobs else []
+        failed = []
+        if jobs:
+            with pool.stager(app.log, **options) as graders:
+                failed = grade(app, assignment, jobs, staging_dir, template, graders)
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
     say(f"{len(jobs) - len({s for s, _ in failed})} graded now, {current} already up to date, "
         f"{len({s for s, _ in failed})} failed, {len(refused)} refused")
@@ -132,12 +169,36 @@ def run(app, assignment, wait):
     return 0
 
 
+def own_options(args):
+    """(the arguments for nbgrader, {"jobs": N, "scheduler": address} as given); ValueError says what is wrong."""
+    rest, options, items = [], {}, iter(args)
+    for arg in items:
+        name, equals, value = arg.partition("=")
+        if name in OWN_OPTIONS:
+            value = value if equals else next(items, "")
+            try:
+                options[name[2:]] = OWN_OPTIONS[name](value)
+            except ValueError:
+                raise ValueError(f"{name} needs a value ({name} 4, say), not {value!r}") from None
+        elif arg not in OWN_FLAGS:
+            rest.append(arg)
+    if options.get("jobs", 1) < 1 or options.get("scheduler") == "":
+        raise ValueError("--jobs takes a number of processes (1 or more), --scheduler a Dask address "
+                         "(tcp://HOST:8786)")
+    return rest, options
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-"):
         print(__doc__)
         return 2
-    assignment, extra = argv[0], [a for a in argv[1:] if a not in OWN_FLAGS]
+    assignment = argv[0]
+    try:
+        extra, options = own_options(argv[1:])
+    except ValueError as exc:
+        say(str(exc))
+        return 2
     # nbgrader runs `alembic` from PATH whenever it creates a gradebook (the staging ones too): the one beside us
     os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     if "--no-sandbox" in argv:
@@ -157,19 +218,16 @@ def main(argv=None):
         say("Fix them in nbgrader_config.py (or on the command line) and run this again.")
         return 2
 
-    def stop(signum, frame):
-        raise Interrupted(signal.Signals(signum).name)
-
-    for signum in (signal.SIGHUP, signal.SIGTERM):
+    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
     try:
-        return run(app, assignment, "--wait" in argv)
-    except lock.Busy as exc:
+        return run(app, assignment, "--wait" in argv, options)
+    except (lock.Busy, pool.Unreachable) as exc:
         say(str(exc))
         return 2
     except (KeyboardInterrupt, Interrupted) as exc:
-        say(f"interrupted ({type(exc).__name__} {exc}): the submission being graded keeps its previous state; run "
-            "`make autograde` again to finish")
+        say(f"interrupted ({type(exc).__name__} {exc}): the submissions being graded keep their previous state; "
+            "run `make autograde` again to finish")
         return 130
 
 
