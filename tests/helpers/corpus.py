@@ -26,24 +26,19 @@ def notebook(entry, edit=True):
     return submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit") if edit else None, answers)
 
 
-def grade_corpus(base, batches=3):
-    """Grade every corpus entry as `make autograde` does, split over `batches` courses run side by side (much of
-    the time goes to waiting out the time limits of submissions that hang or crawl, which the batches overlap).
+def grade_corpus(base, jobs=3):
+    """Grade every corpus entry as `make autograde JOBS=3` does: one course, one driver, `jobs` submissions at once
+    (much of the time goes to waiting out the time limits of submissions that hang or crawl, which the graders
+    overlap; a free grader takes the next submission, so the waits spread themselves).
 
     Returns {student: (course path, {grade_id: score})} and the maximum score of each grade cell.
     """
     entries = corpus()
-    courses = [make_course(Path(base) / f"course{i}") for i in range(batches)]
-    for i, name in enumerate(sorted(entries)):
-        entry = entries[name]
-        write_submission(courses[i % batches], name, notebook(entry))
-    running = [subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS],
-                                cwd=course, env=nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True) for course in courses]
-    logs = [proc.communicate()[0] for proc in running]
-    results = {}
-    for course, log in zip(courses, logs):
-        (course / "autograde.log").write_text(log)
-        for student, grades in scores(course).items():
-            results[student] = (course, grades)
-    return results, max_scores(courses[0])
+    place = make_course(Path(base) / "course")
+    for name, entry in sorted(entries.items()):
+        write_submission(place, name, notebook(entry))
+    graded = subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS,
+                             f"--jobs={jobs}"], cwd=place, env=nbgrader_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    (place / "autograde.log").write_text(graded.stdout)
+    return {student: (place, grades) for student, grades in scores(place).items()}, max_scores(place)
