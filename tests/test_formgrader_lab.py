@@ -5,14 +5,17 @@ in), with a fresh exchange configured in the copy and made by `make exchange`, a
 newcomer's shell), the test runs `make lab`, opens Nbgrader › Formgrader once and checks, on that first load: no
 "Loading, please wait..." left, score_gradient listed, no exchange banner and a Release button, and that the
 assignment's name and Preview links open source/score_gradient and release/score_gradient in Lab's file browser.
-Then, with one correct hand-in in submitted/, the instructor's round in the same formgrader: Generate, then Manage
-Submissions › Autograde (which must be classroom.autograde's sandboxed grading, not nbgrader's in-process one: its
-log and its grading record), a score changed by hand in Manual Grading (kept in the gradebook), then Generate
-Feedback (our feedback page, with that score).
+Then the instructor's round in the same formgrader, with one student handing in through the exchange on the same
+machine (nbgrader's command line, as that student): Generate, Release, (the student fetches and submits) Collect,
+Manage Submissions › Autograde (which must be classroom.autograde's sandboxed grading, not nbgrader's in-process
+one: its log and its grading record), a score changed by hand in Manual Grading (kept in the gradebook), Generate
+Feedback and Release Feedback; the student fetches the feedback, which is our page and shows that score.
 Screenshots: build/formgrader.png, build/formgrader-autograde.png. The repository's own gradebook.db is never touched
 (the copy gets its own).
 """
+import json
 import os
+import pwd
 import shutil
 import stat
 import subprocess
@@ -27,7 +30,7 @@ pytestmark = browser_tests()
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
 SHOT = ROOT / "build" / "formgrader.png"
 AUTOGRADE_SHOT = ROOT / "build" / "formgrader-autograde.png"
-STUDENT = "carol"
+STUDENT = pwd.getpwuid(os.getuid()).pw_name  # nbgrader submit hands in as the account that runs it
 WAIT_MS = 120_000
 KEEP_VENV = ("-o", ".venv/.ready")  # make: the copy uses the repository's .venv as it is, never rebuilds it
 
@@ -61,8 +64,6 @@ def course(tmp_path_factory):
     folder = scratch / "course"
     folder.mkdir()
     exchange = copy_course(folder)
-    helpers.write_submission(folder, STUDENT, helpers.submission((helpers.SUBMISSIONS / "correct_keepdims.py")
-                                                                 .read_text()))
     env = newcomers_env(scratch)
     made = subprocess.run(["make", "--no-print-directory", *KEEP_VENV, "exchange"], cwd=folder, env=env,
                           capture_output=True, text=True)
@@ -135,18 +136,38 @@ def close(frame):
     frame.locator("#success-modal, #error-modal").first.wait_for(state="detached", timeout=WAIT_MS)
 
 
+def student(folder, *args):
+    """nbgrader as a student on this machine runs it, from their own folder beside the course (the same account as
+    the instructor's here: nbgrader names the hand-in after the account)."""
+    home = folder.parent / STUDENT
+    home.mkdir(exist_ok=True)
+    env = helpers.nbgrader_env(JUPYTER_CONFIG_DIR=str(home / ".jupyter"))
+    ran = subprocess.run([str(ROOT / ".venv" / "bin" / "nbgrader"), *args, "--course=sqrt-dk",
+                          f"--Exchange.root={folder / 'exchange'}"], cwd=home, env=env, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-4000:]
+    return home
+
+
 @pytest.mark.skipif(not helpers.SANDBOXED, reason="no bubblewrap: classroom.autograde refuses to grade (as it should)")
-def test_generate_autograde_and_feedback_from_the_formgrader(lab):
+def test_the_instructors_round_in_the_formgrader(lab):
     folder, base, token = lab
     with chromium() as page:
         page.goto(f"{base}/formgrader?token={token}")
         row = page.locator("tr", has=page.locator("td.name a", has_text="score_gradient")).first
-        which, text = modal_after(page, row.locator("td.assign a"))
-        assert which == "success-modal", text
+        for button in ("assign", "release"):  # Generate, then Release
+            which, text = modal_after(page, row.locator(f"td.{button} a"))
+            assert which == "success-modal", text
+            close(page)
+        home = student(folder, "fetch_assignment", "score_gradient")
+        handed_in = helpers.submission((helpers.SUBMISSIONS / "correct_keepdims.py").read_text())
+        (home / "score_gradient" / "score_gradient.ipynb").write_text(json.dumps(handed_in))
+        student(folder, "submit", "score_gradient")
+        which, text = modal_after(page, row.locator("td.collect a"))
+        assert which == "success-modal" and (folder / "submitted" / STUDENT / "score_gradient").is_dir(), text
         close(page)
         page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
-        student = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
-        which, text = modal_after(page, student.locator("td.autograde a"))
+        submission = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
+        which, text = modal_after(page, submission.locator("td.autograde a"))
         page.screenshot(path=str(AUTOGRADE_SHOT))
         assert which == "success-modal", text
         assert "[classroom.autograde]" in text and "1 graded now" in text, text
@@ -163,12 +184,17 @@ def test_generate_autograde_and_feedback_from_the_formgrader(lab):
         assert saved.value.ok, saved.value.status
         assert helpers.scores(folder)[STUDENT][helpers.VISIBLE] == full[helpers.VISIBLE] / 2
         page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
-        student = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
-        which, text = modal_after(page, student.locator("td.generate-feedback a"))
-        assert which == "success-modal", text
+        submission = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
+        for button in ("generate-feedback", "release-feedback"):
+            which, text = modal_after(page, submission.locator(f"td.{button} a"))
+            assert which == "success-modal", text
+            close(page)
     record = folder / "autograded" / STUDENT / "score_gradient" / ".classroom-grading.json"
     assert record.exists(), "graded by nbgrader's own Autograde, not classroom.autograde (no grading record)"
-    page_html = (folder / "feedback" / STUDENT / "score_gradient" / "score_gradient.html").read_text()
+    student(folder, "fetch_feedback", "score_gradient")
+    pages = list((home / "score_gradient" / "feedback").glob("*/score_gradient.html"))
+    assert len(pages) == 1, pages
+    page_html = pages[0].read_text()
     assert 'class="label-text"' in page_html and "<math" in page_html, "not our feedback page (classroom/templates)"
     assert f"Score: {full[helpers.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
 

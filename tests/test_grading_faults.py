@@ -219,6 +219,20 @@ def test_a_student_removed_from_the_gradebook_is_graded_again(graded, copy_of, r
     assert all(kind is None for kind, _ in course.verdicts(place, "alice").values())
 
 
+def test_a_new_submission_whose_grades_cannot_be_written_leaves_no_row(graded, copy_of):
+    """nbgrader's add_submission commits on its own: a failure after it (here, a notebook the gradebook lacks) must
+    still leave no submission at all, not an empty one that the formgrader would show."""
+    from classroom.grading import commit, staging
+
+    place = copy_of(graded)
+    before = course.scores(place)
+    job = staging.Job(str(place), "sqrt-dk", ASSIGNMENT, "newcomer", "", "", ["no_such_notebook"], {}, {}, {}, {})
+    values = {"timestamp": None, "notebooks": {"no_such_notebook": {"penalty": 0, "grades": {}, "comments": {}}}}
+    with pytest.raises(Exception):
+        commit._write_gradebook(job, values, f"sqlite:///{place / 'gradebook.db'}")
+    assert course.scores(place) == before
+
+
 def test_a_bad_option_stops_before_any_grade_is_touched(graded, copy_of):
     place = copy_of(graded)
     before, db_bytes = totals(place), (place / "gradebook.db").read_bytes()

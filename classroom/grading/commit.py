@@ -2,13 +2,15 @@
 point leaves either the previous complete state or one the next run sees as unfinished.
 
   1. the gradebook: the submission's timestamp, every score, comment and late penalty of the graded notebooks, in
-     one database transaction (manual scores and comments of work that was replaced are cleared with it);
+     one database transaction (manual scores and comments of work that was replaced are cleared with it; a new
+     student's and a new submission's rows are made in it too, so no empty submission is ever left);
   2. the record (classroom.grading.record) written into the staged folder, with a digest of the scores of step 1;
   3. the staged folder swapped in for the student's autograded folder (rename the old one aside, rename the new one
      in, delete the old one).
 A kill between 1 and 3 leaves the old folder, whose record no longer matches the gradebook: the next run re-grades.
 Also here: the template gradebook a staging starts from, and removing what killed runs left behind.
 """
+import contextlib
 import glob
 import os
 import shutil
@@ -91,33 +93,45 @@ def _staged_values(job, staged):
     return values
 
 
+@contextlib.contextmanager
+def _flush_only(session):
+    """nbgrader's add_student and add_submission commit as they go; inside this block they only flush, so that the
+    whole of step 1 is the one commit after it (a run stopped before that leaves no new row, not even an empty one)."""
+    session.commit = session.flush
+    try:
+        yield
+    finally:
+        del session.commit
+
+
 def _write_gradebook(job, values, db_url):
     """Step 1, one transaction; returns {notebook: grades digest} as the gradebook now holds them."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(db_url, job.course_id) as gb:
         try:
-            gb.find_student(job.student)
-        except MissingEntry:
-            gb.add_student(job.student)
-        try:
-            submission = gb.find_submission(job.assignment, job.student)
-        except MissingEntry:  # a new submission starts with no scores at all: still "not graded" if we stop here
-            submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
-        try:
-            submission.timestamp = values["timestamp"]
-            for name in job.notebooks:
-                staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
-                nb = gb.find_submission_notebook(name, job.assignment, job.student)
-                nb.late_submission_penalty = staged["penalty"]
-                for grade in nb.grades:
-                    grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
-                    if fresh:
-                        grade.manual_score = grade.extra_credit = None
-                for comment in nb.comments:
-                    comment.auto_comment = staged["comments"].get(comment.name)
-                    if fresh:
-                        comment.manual_comment = None
+            with _flush_only(gb.db):
+                try:
+                    gb.find_student(job.student)
+                except MissingEntry:
+                    gb.add_student(job.student)
+                try:
+                    submission = gb.find_submission(job.assignment, job.student)
+                except MissingEntry:
+                    submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
+                submission.timestamp = values["timestamp"]
+                for name in job.notebooks:
+                    staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
+                    nb = gb.find_submission_notebook(name, job.assignment, job.student)
+                    nb.late_submission_penalty = staged["penalty"]
+                    for grade in nb.grades:
+                        grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
+                        if fresh:
+                            grade.manual_score = grade.extra_credit = None
+                    for comment in nb.comments:
+                        comment.auto_comment = staged["comments"].get(comment.name)
+                        if fresh:
+                            comment.manual_comment = None
             gb.db.commit()
         except BaseException:
             gb.db.rollback()
