@@ -11,7 +11,6 @@ shared machine the figures move with it.
 """
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,8 +31,8 @@ def hand_in_class(place, n, hanging):
 def timed(place, *flags):
     """(wall seconds, CPU seconds of the driver and its own processes) of one `make autograde` run."""
     start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "classroom.autograde", course.ASSIGNMENT, *course.AUTOGRADE_FLAGS, *flags],
-                   cwd=place, env=course.nbgrader_env(), capture_output=True, check=True)
+    graded = course.autograde(place, *flags)
+    assert graded.returncode == 0, graded.stderr[-3000:]
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.perf_counter() - start, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
 

@@ -1,4 +1,4 @@
-"""The corpus of student submissions (tests/submissions/), graded in throw-away courses.
+"""The corpus of student submissions (tests/submissions/), graded in a throw-away course.
 
 Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
 and, for some, an edit of the notebook (tests.helpers.course.EDITS). `grade_corpus` grades all of them
@@ -6,12 +6,9 @@ as `make autograde` does (`python -m classroom.autograde`, which runs nbgrader's
 gradebook's scores.
 """
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from .course import (ANSWERS, ASSIGNMENT, AUTOGRADE_FLAGS, SUBMISSIONS, make_course, max_scores, nbgrader_env, scores, submission,
-                     write_submission)
+from .course import ANSWERS, SUBMISSIONS, autograde, make_course, max_scores, scores, submission, write_submission
 
 
 def corpus():
@@ -37,8 +34,5 @@ def grade_corpus(base, jobs=3):
     place = make_course(Path(base) / "course")
     for name, entry in sorted(entries.items()):
         write_submission(place, name, notebook(entry))
-    graded = subprocess.run([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS,
-                             f"--jobs={jobs}"], cwd=place, env=nbgrader_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    (place / "autograde.log").write_text(graded.stdout)
+    autograde(place, f"--jobs={jobs}")  # its log: autograde.log in the course
     return {student: (place, grades) for student, grades in scores(place).items()}, max_scores(place)
