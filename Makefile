@@ -132,7 +132,7 @@ release-zip: $(READY)
 
 # The LMS's download of submissions (Canvas or Moodle naming) into submitted/, each file placed or refused with why.
 collect-zip: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.collect $(ASSIGNMENT) "$(ZIP)"
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.collect_zip $(ASSIGNMENT) "$(ZIP)"
 
 # After grading: the grades in the LMS's import CSV, lms/$(ASSIGNMENT)-<lms>-grades.csv (CSV-safe).
 lms-grades: $(READY)

@@ -48,23 +48,23 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
-# The feedback page is our template, classroom/templates/feedback, extending nbgrader's (classroom/feedback_page.py):
+# The feedback page is our template, classroom/feedback/templates/feedback, extending nbgrader's (classroom/feedback/page.py):
 # each check named by its description, no grade id, no MathJax nor any other outside file, text that wraps. Set on
 # FeedbackPage, not HTMLExporter, so the formgrader's own pages keep nbgrader's templates and its Generate Feedback
 # button makes this page too.
-from classroom import feedback_page  # noqa: E402
+from classroom.feedback import page as feedback_page  # noqa: E402
 
-c.GenerateFeedback.exporter_class = "classroom.feedback_page.FeedbackPage"
+c.GenerateFeedback.exporter_class = "classroom.feedback.page.FeedbackPage"
 c.FeedbackPage.template_name = feedback_page.TEMPLATE
 c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
 
 # Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
 # symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
-# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/exchange.py, classroom/intake.py).
-c.ExchangeFactory.collect = "classroom.exchange.SafeCollect"
+# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/plugins/exchange_collect.py, classroom/intake.py).
+c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
 # `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
-# made inert, same columns as nbgrader's (classroom/export.py).
-c.ExportApp.plugin_class = "classroom.export.SafeCsvExport"
+# made inert, same columns as nbgrader's (classroom/plugins/csv_export.py).
+c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"
 # Every HTML page made from a notebook with this configuration (feedback, the formgrader's manual grading view) is
 # made from an inert copy, even of a notebook autograded before InertContent was in the pipeline; any HTML left in
 # Markdown passes classroom's whitelist (nbconvert's own clean_html shows headings and tables as tags).
@@ -72,8 +72,8 @@ c.HTMLExporter.preprocessors = [f"{PREPROCESSORS}.inert_content.InertContent"]
 c.HTMLExporter.sanitize_html = True
 # Maths in Markdown is written as MathML when the page is made (latex2mathml; browsers render it with no script), and
 # the whitelist lets exactly that MathML through.
-c.HTMLExporter.filters = {"clean_html": f"{PREPROCESSORS}.inert_html.clean_html",
-                          "markdown2html": f"{PREPROCESSORS}.markdown_math.markdown2html"}
+c.HTMLExporter.filters = {"clean_html": "classroom.feedback.clean_html.clean_html",
+                          "markdown2html": "classroom.feedback.markdown_math.markdown2html"}
 
 # The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/): `nbgrader zip_collect`, and `make collect-zip`,
 # unpack an LMS's download of submissions with SafeExtractor (notebooks only, every member's name, kind, size and

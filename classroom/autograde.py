@@ -30,7 +30,8 @@ import signal
 import sys
 import warnings
 
-from . import course, intake, sandbox
+from . import course, intake
+from .sandbox import launch
 from .grading import commit, lock, pool, progress, record, settings, staging
 
 TAG = "[classroom.autograde]"
@@ -204,8 +205,8 @@ def main(argv=None):
     if "--no-sandbox" in argv:
         extra.append("--Sandbox.enabled=False")
         say("--no-sandbox: grading WITHOUT the sandbox; every student's code runs with your rights")
-    elif sandbox.bwrap_path() is None:
-        say(sandbox.MISSING)
+    elif launch.bwrap_path() is None:
+        say(launch.MISSING)
         return 2
     from sqlalchemy.exc import SAWarning
     warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader's own use of SQLAlchemy; not ours to fix

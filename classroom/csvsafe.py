@@ -7,7 +7,7 @@
     which spreadsheets show as text. Numbers are written as numbers.
 
 Used by the class report (classroom/report/spreadsheet.py, `<assignment>-by-check.csv`) and by `make grades`
-(classroom/export.py, nbgrader export's grades.csv).
+(classroom/plugins/csv_export.py, nbgrader export's grades.csv).
 """
 import csv
 

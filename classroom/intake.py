@@ -15,7 +15,7 @@ swapped for a symbolic link between the check and the open cannot redirect the r
 a named pipe or a file under a student's write lease cannot block, and sizes are counted while reading, never taken
 from stat. Only bytes are copied (and the modification time); modes, owners and links are not.
 
-Used by classroom.exchange (`nbgrader collect`, the formgrader's Collect button) and by the autograde driver (its
+Used by classroom.plugins.exchange_collect (`nbgrader collect`, the formgrader's Collect button) and by the autograde driver (its
 private staging copy of submitted/<student>/<assignment>/).
 """
 import errno

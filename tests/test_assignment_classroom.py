@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell
 
-from classroom import cells, failures, measures, protocol
-from classroom.errors import StudentError, WrongTypeError
+from classroom import cells
+from classroom.checks import measures
+from classroom.trusted import failures, protocol
+from classroom.trusted.errors import StudentError, WrongTypeError
 from classroom.preprocessors.execute_for_display import own_name
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
-from classroom.runner import count_lines
-from classroom.verdict import NOT_GRADED, Verdict, _failure
+from classroom.trusted.server import count_lines
+from classroom.trusted.verdict import NOT_GRADED, Verdict, _failure
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
 
@@ -159,10 +161,10 @@ def test_feedback_names_graded_cells_for_the_student_and_says_points_in_words():
 
 
 def test_what_the_hidden_tests_import_needs_no_grading_extra():
-    """classroom.measures runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies
+    """classroom.checks.measures runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies
     are promised: it and the grading core it uses import without nbgrader, traitlets or the Jupyter clients."""
     blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client")
     probe = (f"import sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
-             "import classroom.measures, classroom.verdict, classroom.cells, classroom.course\n")
+             "import classroom.checks.measures, classroom.trusted.verdict, classroom.cells, classroom.course\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]

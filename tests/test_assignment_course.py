@@ -4,7 +4,7 @@ zeros must be recorded in that gradebook and its explanation written where feedb
 import pytest
 from nbgrader.api import Gradebook
 
-from classroom import failures
+from classroom.trusted import failures
 from tests.helpers import course
 
 pytestmark = pytest.mark.integration

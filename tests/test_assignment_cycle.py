@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from classroom import cells, failures
+from classroom import cells
+from classroom.trusted import failures
 from tests.helpers import course
 from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
 from tests.helpers.quiz_answers import QUESTIONS, RIGHT, SECRETS

@@ -5,7 +5,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 from traitlets.config import Config
 
-from classroom import failures
+from classroom.trusted import failures
 from classroom.preprocessors.execute_for_display import ExecuteForDisplay
 from tests.helpers.course import SANDBOXED
 

@@ -2,13 +2,13 @@
 
 The graded notebook is the variant of the public seed (tools/quiz_variant.py --public; tests/test_quiz_variants.py
 checks that and runs its grade cells in plain Python). Here its grade cells run exactly as autograding runs them
-(classroom.verdict.decide: the check code in this process, the student's answer cells in a separate child, in the
+(classroom.trusted.verdict.decide: the check code in this process, the student's answer cells in a separate child, in the
 sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings in all.
 """
 import pytest
 
-from classroom import failures
-from classroom.verdict import decide
+from classroom.trusted import failures
+from classroom.trusted.verdict import decide
 from conftest import ROOT, load_notebook
 from tests.helpers.course import SANDBOXED
 from tests.helpers.quiz_answers import QUESTIONS, RIGHT

@@ -1,12 +1,12 @@
-"""The student's code in a grading child (classroom.student, classroom.child, classroom.runner), seen from the
+"""The student's code in a grading child (classroom.trusted.proxy, classroom.trusted.child, classroom.trusted.server), seen from the
 grader: plain data back, every failure a StudentError of its kind, and `decide` turning checks into verdicts."""
 import numpy as np
 import pytest
 
-from classroom import failures
-from classroom.errors import StudentError
-from classroom.student import ForeignObject, StudentCode
-from classroom.verdict import decide
+from classroom.trusted import failures
+from classroom.trusted.errors import StudentError
+from classroom.trusted.proxy import ForeignObject, StudentCode
+from classroom.trusted.verdict import decide
 from tests.helpers.course import SANDBOXED
 
 pytestmark = pytest.mark.integration  # each test starts sandboxed Python processes

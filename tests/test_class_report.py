@@ -3,7 +3,7 @@ adds, the CSV for what it writes.
 
 The unit tests build a small course by hand in a moment: a gradebook made with nbgrader's own API (an assignment
 `toy` of two notebooks, seven students) and autograded notebooks whose failures carry their kinds as
-classroom.failures.error_output writes them. The class is chosen so that every reason for attention, and every
+classroom.trusted.failures.error_output writes them. The class is chosen so that every reason for attention, and every
 thing that must NOT raise one, happens to someone.
 
 The integration test (marked `integration`) grades seven students with the real nbgrader, sandboxed, as
@@ -26,7 +26,7 @@ from unittest import mock
 
 import pytest
 
-from classroom import failures
+from classroom.trusted import failures
 from classroom.cells import HIDDEN, SourceCell
 from classroom.grading import record
 from classroom.report import attention, collect, figure, model, render, spreadsheet

@@ -1,4 +1,4 @@
-"""`nbgrader collect` from a real shared exchange, with this course's nbgrader_config.py (classroom.exchange).
+"""`nbgrader collect` from a real shared exchange, with this course's nbgrader_config.py (classroom.plugins.exchange_collect).
 
 The exchange's inbound/ is writable by every student. Here a second OS user, made with useradd where the machine
 allows it (root, useradd present; otherwise the current user plays that part and the one test that needs another

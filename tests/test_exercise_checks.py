@@ -1,4 +1,4 @@
-"""classroom.exercise_checks: the plumbing of the exercise's visible checks, which runs in the student's kernel and
+"""classroom.checks.exercise: the plumbing of the exercise's visible checks, which runs in the student's kernel and
 in the grader. Each helper must pass a right answer and stop a wrong one with a message saying what it saw."""
 import io
 import sys
@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pytest
 
-import classroom.exercise_checks as checks
+import classroom.checks.exercise as checks
 
 
 def right(A, G):

@@ -1,13 +1,13 @@
-"""Maths in the pages made from notebooks is MathML written at generation (classroom.preprocessors.markdown_math), and
-the pages' whitelist (classroom.preprocessors.inert_html.clean_html) lets through exactly the MathML that needs, no
+"""Maths in the pages made from notebooks is MathML written at generation (classroom.feedback.markdown_math), and
+the pages' whitelist (classroom.feedback.clean_html.clean_html) lets through exactly the MathML that needs, no
 link, colour or style. No browser here: tests/test_feedback_page.py looks at the rendered page."""
 import re
 
 import pytest
 from jinja2 import Environment
 
-from classroom.preprocessors.inert_html import clean_html
-from classroom.preprocessors.markdown_math import markdown2html, mathml
+from classroom.feedback.clean_html import clean_html
+from classroom.feedback.markdown_math import markdown2html, mathml
 from conftest import ROOT, load_notebook
 from tests.helpers.markup import Tags
 

@@ -1,9 +1,9 @@
-"""classroom.formgrader_autograde without a server: what the formgrader's Autograde button runs, and what it refuses.
+"""classroom.plugins.formgrader_autograde without a server: what the formgrader's Autograde button runs, and what it refuses.
 The button itself, in Chromium, is in tests/test_formgrader_lab.py."""
 import asyncio
 import sys
 
-from classroom import formgrader_autograde
+from classroom.plugins import formgrader_autograde
 
 
 def test_the_button_runs_make_autograde_for_one_student_again():

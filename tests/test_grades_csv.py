@@ -1,4 +1,4 @@
-"""grades.csv, as `make grades` writes it (nbgrader export through classroom.export.SafeCsvExport), and the rule
+"""grades.csv, as `make grades` writes it (nbgrader export through classroom.plugins.csv_export.SafeCsvExport), and the rule
 every CSV of the course follows (classroom.csvsafe): quoted by the csv module, text a spreadsheet would evaluate
 made inert (issue 16, section 3).
 
@@ -19,7 +19,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
-from classroom.export import COLUMNS, SafeCsvExport
+from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
 from tests.helpers.course import nbgrader_env
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,18 +1,18 @@
 """What the grader decides on comes from what the student's code cannot rewrite, and ordinary notebook habits cost
-nothing: the static loop reading (classroom.loops), IPython lines (classroom.ipython_cells), the memory peak and
-the inputs read by the grader (classroom.child), the time of a whole submission (classroom.student, verdict)."""
+nothing: the static loop reading (classroom.checks.loops), IPython lines (classroom.trusted.ipython_cells), the memory peak and
+the inputs read by the grader (classroom.trusted.child), the time of a whole submission (classroom.trusted.proxy, verdict)."""
 import linecache
 
 import numpy as np
 import pytest
 
-from classroom import failures
-from classroom.ipython_cells import as_python
-from classroom.loops import find_loops
-from classroom.measures import peak_extra_bytes, python_loops
-from classroom.errors import StudentError
-from classroom.student import StudentCode
-from classroom.verdict import decide
+from classroom.trusted import failures
+from classroom.trusted.ipython_cells import as_python
+from classroom.checks.loops import find_loops
+from classroom.checks.measures import peak_extra_bytes, python_loops
+from classroom.trusted.errors import StudentError
+from classroom.trusted.proxy import StudentCode
+from classroom.trusted.verdict import decide
 from tests.helpers.course import SANDBOXED
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"

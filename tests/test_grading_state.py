@@ -6,7 +6,8 @@ import os
 import pytest
 from traitlets.config import Config
 
-from classroom.grading import lock, names, record, settings
+from classroom.grading import lock, record, settings
+from classroom.grading import notebook_files as names
 
 NB = "score_gradient"
 

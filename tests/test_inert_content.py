@@ -13,12 +13,13 @@ from nbformat import from_dict
 from PIL import Image
 from traitlets.config import Config
 
-from classroom import cells, failures
+from classroom import cells
+from classroom.trusted import failures
 from classroom.preprocessors.inert_content import InertContent
-from classroom.preprocessors.inert_html import clean_html
-from classroom.preprocessors.inert_images import checked
-from classroom.preprocessors.inert_markdown import active, inert_markdown
-from classroom.preprocessors.inert_outputs import reduce_outputs
+from classroom.feedback.clean_html import clean_html
+from classroom.feedback.inert_images import checked
+from classroom.feedback.inert_markdown import active, inert_markdown
+from classroom.feedback.inert_outputs import reduce_outputs
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
 from tests.helpers import hostile
 from tests.helpers.course import SUBMISSIONS, submission
@@ -210,7 +211,7 @@ def exported(nb, template):
     config = Config()
     config.HTMLExporter.preprocessors = ["classroom.preprocessors.inert_content.InertContent"]
     config.HTMLExporter.sanitize_html = True
-    config.HTMLExporter.filters = {"clean_html": "classroom.preprocessors.inert_html.clean_html"}
+    config.HTMLExporter.filters = {"clean_html": "classroom.feedback.clean_html.clean_html"}
     config.HTMLExporter.template_name = template
     config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
     resources = dict(FORMGRADER_RESOURCES) if template == "formgrade" else None

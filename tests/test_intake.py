@@ -287,7 +287,7 @@ def test_the_course_configuration_collects_through_intake_on_the_command_line_an
     from nbgrader.exchange import ExchangeFactory
     from traitlets.config.loader import PyFileConfigLoader
 
-    from classroom.exchange import SafeCollect
+    from classroom.plugins.exchange_collect import SafeCollect
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
     assert ExchangeFactory(config=config).collect is SafeCollect

@@ -23,7 +23,8 @@ from unittest import mock
 import pytest
 
 from classroom import course as coursedirs
-from classroom.lms import collect, collector, feedback, grades, names, release_zip, safezip
+from classroom.lms import collect_zip as collect, collector, feedback, grades, release_zip, safezip
+from classroom.lms import member_names as names
 from classroom.lms.roster import Roster, RosterError
 from tests.helpers import course
 from tests.helpers.course import ASSIGNMENT, RELEASED, SUBMISSIONS
@@ -139,7 +140,7 @@ def journey(tmp_path_factory, released_course):
     write_csv(path / "lms" / "moodle.csv", MOODLE_ROSTER)
     with inside(path):
         canvas = collect.collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
-    moodle = run("classroom.lms.collect", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
+    moodle = run("classroom.lms.collect_zip", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
                  "--LmsRoster.path=lms/moodle.csv", cwd=path)
     graded = course.autograde(path)
     assert graded.returncode == 0, graded.stderr[-3000:]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom import failures
+from classroom.trusted import failures
 from tests.helpers import course, hostile
 from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
 

@@ -1,4 +1,4 @@
-"""Graded quiz variants (classroom.quiz_variants, tools/quiz_variant.py): a published key is worth no more than
+"""Graded quiz variants (classroom.quiz.variants, tools/quiz_variant.py): a published key is worth no more than
 guessing, every key is right by arithmetic done here, and the notebook's grade cells judge answers as promised.
 
 The grade cells are run here in plain Python, as a student's kernel runs them (an unanswered question leaves its
@@ -17,7 +17,7 @@ import pytest
 
 from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
-from classroom.quiz_variants import PUBLIC_SEED, draw
+from classroom.quiz.variants import PUBLIC_SEED, draw
 from conftest import ROOT, load_notebook
 from tests.helpers.tools import load_tool
 

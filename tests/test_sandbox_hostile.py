@@ -6,9 +6,9 @@ holds an honest student too; afterwards her grade and files, the source notebook
 no process of the sandbox user is left and no control group of the grader's. Without bubblewrap the test is
 skipped, unless REQUIRE_SANDBOX_TESTS=1 (CI), where a missing bwrap is an error.
 
-The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.tree_memory: 2 GiB plus its
+The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.launch.tree_memory: 2 GiB plus its
 tmpfs files) in places the address-space limit does not see; they count as escapes only where the machine gives
-the grader a memory cgroup (classroom.cgroups), which is what bounds them.
+the grader a memory cgroup (classroom.sandbox.cgroups), which is what bounds them.
 """
 import glob
 import hashlib
@@ -20,9 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classroom import cgroups, failures, sandbox
-from classroom.errors import StudentError
-from classroom.student import StudentCode
+from classroom.sandbox import cgroups
+from classroom.sandbox import launch as sandbox
+from classroom.trusted import failures
+from classroom.trusted.errors import StudentError
+from classroom.trusted.proxy import StudentCode
 from tests.helpers import course
 
 pytestmark = [pytest.mark.integration,
@@ -195,7 +197,7 @@ def _sandbox_processes(inside):
 
 
 def _grader_cgroups(grader_pid):
-    """Every control group of the grader `grader_pid` (classroom.cgroups names them after it), in every hierarchy."""
+    """Every control group of the grader `grader_pid` (classroom.sandbox.cgroups names them after it), in every hierarchy."""
     return sorted(glob.glob(f"{cgroups.ROOT}/**/{cgroups.PREFIX}{grader_pid}-*", recursive=True))
 
 

@@ -5,7 +5,7 @@
 
 The self-check of notebooks/05-test-your-intuition.ipynb gives instant feedback on its five questions, and this
 repository is public, so the graded quiz asks about the same five ideas with other numbers and other options
-(classroom.quiz_variants draws them). The committed source/ and release/ hold the variant of the PUBLIC seed
+(classroom.quiz.variants draws them). The committed source/ and release/ hold the variant of the PUBLIC seed
 "public-demo": its key is in the open, fine for trying the course out, worthless for grading. For a class, draw your
 own from a secret seed: `make quiz-variant` rewrites the source notebook with it and then regenerates release/ as
 `make release` does. Keep the seed to yourself (it redraws the same quiz, key included), and never publish the
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import nbformat
 
-from classroom.quiz_draws import TOLERANCE
-from classroom.quiz_variants import PUBLIC_SEED, draw
+from classroom.quiz.draws import TOLERANCE
+from classroom.quiz.variants import PUBLIC_SEED, draw
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_NOTEBOOK = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"

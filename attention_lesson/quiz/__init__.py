@@ -5,5 +5,5 @@
 * answer_form: the form an answer must take, checked by the self-check and by the graded quiz's grade cells.
 
 tools/quiz_bank.py unseals and seals the bank. The graded quiz (source/score_gradient/intuition_quiz.ipynb) asks a
-parallel version of these questions, drawn by classroom.quiz_variants.
+parallel version of these questions, drawn by classroom.quiz.variants.
 """

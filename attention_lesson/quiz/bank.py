@@ -5,7 +5,7 @@ The bank, `bank.json` beside this file, is sealed: the right answer of each ques
 SHA-256 hash, and each explanation is stored scrambled with a key derived from the answer it explains. So a student
 who opens the file reads the questions and options, but neither which option is right nor the explanations;
 checking an answer (here, or in the widget) reveals the explanation of what was chosen, as a good self-check
-should. The graded quiz is not these questions: it is a parallel variant drawn by classroom.quiz_variants.
+should. The graded quiz is not these questions: it is a parallel variant drawn by classroom.quiz.variants.
 """
 import base64
 import hashlib
@@ -87,7 +87,7 @@ def recover_answer(question, largest_number=10000):
     """The right answer, found the way anyone could: by trying every answer in the (small) answer space.
 
     Whole numbers from 0 to `largest_number` for a number; each letter for one choice; every subset of the
-    letters for a multi-select (returned as a set). Used by tools/quiz_bank.py, by classroom.quiz_variants (so
+    letters for a multi-select (returned as a set). Used by tools/quiz_bank.py, by classroom.quiz.variants (so
     that no graded variant's number is the self-check's) and by the tests, so that no answer is written anywhere.
     """
     if question.kind == "number":

@@ -33,7 +33,7 @@ import sys
 import uuid
 import warnings
 
-from .. import sandbox
+from ..sandbox import launch
 from . import staging
 
 PR_SET_PDEATHSIG = 1
@@ -50,7 +50,7 @@ def stage_anywhere(job, template, work):
     if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
     enabled = (job.config or {}).get("Sandbox", {}).get("enabled", True)
-    if enabled and sandbox.bwrap_path() is None:
+    if enabled and launch.bwrap_path() is None:
         raise staging.GraderFailure(f"{socket.gethostname()} has no bubblewrap (`bwrap`), so it cannot grade: "
                                     "install it there (apt-get install bubblewrap)")
     from sqlalchemy.exc import SAWarning

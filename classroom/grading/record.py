@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..intake import read_regular
-from . import names
+from . import notebook_files
 
 RECORD = ".classroom-grading.json"
 FORMAT = 1
@@ -126,7 +126,7 @@ class State:
     """Where one student's submission stands (see `inspect`)."""
     folder: str       # in submitted/
     graded: str       # in autograded/
-    handed: dict      # {notebook: (file name or None, note or None)} (classroom.grading.names)
+    handed: dict      # {notebook: (file name or None, note or None)} (classroom.grading.notebook_files)
     expected: dict    # {notebook: (submission digest, version)}
     stale: dict       # {notebook: why its grading does not hold}, for the notebooks asked about
     previous: dict    # the record in the autograded folder ({} if none or unreadable)
@@ -136,7 +136,7 @@ def inspect(gb, versions, assignment, student, folder, graded, notebooks=None):
     """The State of one submission against the gradebook `gb` and the assignment's `versions` ({notebook: version},
     the assignment's own notebook first); `notebooks` limits which are judged (default: all)."""
     order = list(versions)
-    handed = {n: names.handed_in(folder, n, [o for o in order if o != n]) for n in order}
+    handed = {n: notebook_files.handed_in(folder, n, [o for o in order if o != n]) for n in order}
     expected = {n: (submission_digest(folder, handed[n][0]), versions[n]) for n in order}
     previous = read(graded)
     judged = {n: (*expected[n], grades_digest(gb, assignment, student, n)) for n in (notebooks or order)}

@@ -23,7 +23,7 @@ def _configurables():
     import nbgrader.exchange  # noqa: F401
     import nbgrader.plugins  # noqa: F401
 
-    from ..lms import collect  # noqa: F401 (the LMS route's zip_collect plugins and roster, classroom/lms/)
+    from ..lms import collect_zip  # noqa: F401 (the LMS route's zip_collect plugins and roster, classroom/lms/)
     seen, todo = {}, [Configurable]
     while todo:
         cls = todo.pop()

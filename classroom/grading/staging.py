@@ -1,7 +1,7 @@
 """Grade one submission in a private staging area, touching nothing of the course: the first half of the transaction.
 
 `stage(job)` makes a safe copy of the submitted folder (classroom.intake: regular files only), puts a renamed
-notebook under the name the assignment expects (classroom.grading.names), sets aside a file that is not a readable
+notebook under the name the assignment expects (classroom.grading.notebook_files), sets aside a file that is not a readable
 notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a staging
 autograded folder and a staging gradebook (a copy of a template holding only the assignment). What nbgrader does
 not grade gets an explanation notebook, so the feedback always says what happened.
@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 import nbformat
 
-from .. import cells, failures, intake
-from . import names, record
+from .. import cells, intake
+from ..trusted import failures
+from . import notebook_files, record
 
 NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
            "has been told and will grade it by hand.")
@@ -43,7 +44,7 @@ class Job:
     submitted: str            # the student's folder in submitted/ (read through classroom.intake only)
     graded: str               # the student's folder in autograded/ (replaced whole at commit)
     notebooks: list           # the notebooks to grade now
-    handed: dict              # {notebook: (file name or None, note or None)} from classroom.grading.names
+    handed: dict              # {notebook: (file name or None, note or None)} from classroom.grading.notebook_files
     expected: dict            # {notebook: (submission digest, version)}
     fresh: dict               # {notebook: True if the graded work differs from what was graded before}
     previous: dict            # the folder's current record (kept for the notebooks not graded now)
@@ -145,7 +146,7 @@ def _set_aside(job, staged_submission, dropped):
         target = os.path.join(staged_submission, f"{name}.ipynb")
         source = os.path.join(staged_submission, filename) if filename else None
         if source is None or not os.path.isfile(source):
-            left_out[name] = (f"`{names.shown(filename)}` could not be graded: {dropped[filename]}"
+            left_out[name] = (f"`{notebook_files.shown(filename)}` could not be graded: {dropped[filename]}"
                               if filename in dropped
                               else note or f"`{name}.ipynb` was not handed in")
             continue
@@ -232,7 +233,7 @@ def stage(job, template, work, log):
             notes = [note] if note and name not in left_out else []
             if staged.dropped and name == job.notebooks[0]:
                 notes.append("These files of your submission were left out: " + "; ".join(
-                    f"`{names.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
+                    f"`{notebook_files.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
             if notes:
                 _note(os.path.join(folder, f"{name}.ipynb"), notes)
             submission_digest, version = job.expected[name]

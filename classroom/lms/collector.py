@@ -3,7 +3,7 @@
 nbgrader's FileNameCollectorPlugin matches one regular expression the instructor writes and trusts what it gives.
 LmsCollector decides once, over every file SafeExtractor unpacked, where each one goes:
 
-  - its name, by classroom.lms.names (Canvas, Moodle, or c.LmsCollector.named_regexp, nbgrader's own option);
+  - its name, by classroom.lms.member_names (Canvas, Moodle, or c.LmsCollector.named_regexp, nbgrader's own option);
   - the student, by the roster (classroom.lms.roster): the LMS's id to an nbgrader id, checked as collect checks it;
   - the notebook, by its content: the released notebook of this assignment whose graded cells it shares (so a
     renamed copy still lands as score_gradient.ipynb, and another assignment's notebook is refused);
@@ -13,7 +13,7 @@ LmsCollector decides once, over every file SafeExtractor unpacked, where each on
     latest; any other two files for one student and notebook are both refused, for the instructor to choose.
 
 collect() answers nbgrader's ZipCollectApp for one file: where it goes ({student_id, file_id, timestamp}) or None;
-`placed` and `refused` keep the decisions for the report (classroom.lms.collect).
+`placed` and `refused` keep the decisions for the report (classroom.lms.collect_zip).
 """
 import datetime
 import glob
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
 
 from .. import cells, intake
-from . import names
+from . import member_names
 from .refusals import Refusal
 from .roster import LmsRoster, RosterError
 
@@ -36,7 +36,7 @@ DASHED = re.compile(r"^(\d{4}-\d\d-\d\d)-(\d\d)-(\d\d)-(\d\d)$")
 class Placed:
     member: str
     path: str
-    info: names.Member
+    info: member_names.Member
     student_id: str
     notebook: str
     timestamp: datetime.datetime  # naive UTC, as nbgrader keeps times
@@ -83,7 +83,7 @@ class LmsCollector(FileNameCollectorPlugin):
             return None, str(error)
 
     def candidate(self, member, path, pattern, roster, why_no_roster, released):
-        info = names.parse(member, pattern)
+        info = member_names.parse(member, pattern)
         if info is None:
             return Refusal(member, "unknown_pattern")
         lms = info.lms.capitalize() if info.lms != "pattern" else "LMS"

@@ -19,7 +19,7 @@ import re
 import sys
 
 from .. import course
-from . import collect, names
+from . import collect_zip, member_names
 from .release_zip import write_zip
 from .roster import LmsRoster
 
@@ -29,7 +29,7 @@ UNSAFE_IN_NAME = re.compile(r"[\x00-\x1f\x7f/\\_:*?\"<>|]+")
 
 def canvas_name(entry, notebook_stem):
     """Canvas's name for a page, from the member the student's notebook came from; None if it was not Canvas's."""
-    match = names.CANVAS.fullmatch(entry.get("member", "")) if entry.get("lms") == "canvas" else None
+    match = member_names.CANVAS.fullmatch(entry.get("member", "")) if entry.get("lms") == "canvas" else None
     if not match:
         return None
     late = "_LATE" if match["late"] else ""
@@ -83,9 +83,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     app = course.course_app()
     roster = LmsRoster(config=app.config).read(args.roster)
-    collect_app = collect.LmsCollectApp(config=app.config, coursedir=app.coursedir)
+    collect_app = collect_zip.LmsCollectApp(config=app.config, coursedir=app.coursedir)
     app.coursedir.assignment_id = args.assignment
-    members, missing = plan(roster, collect.load_manifest(collect_app), pages(app.coursedir, args.assignment))
+    members, missing = plan(roster, collect_zip.load_manifest(collect_app), pages(app.coursedir, args.assignment))
     dest = write_zip(members, OUT.format(assignment=args.assignment, lms=roster.lms))
     print(f"{dest}: {len(members)} feedback pages for {roster.lms}")
     for student, why in missing:

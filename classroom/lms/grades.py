@@ -8,7 +8,7 @@ Moodle (the assignment's Submissions > "Upload grading worksheet"): its workshee
 address, Grade, Maximum Grade and Last modified (grade) columns, as Moodle reads them; the e-mail column also lets
 Grades > Import > CSV file match students by e-mail.
 
-The score is the one `make grades` exports (after the late penalty, classroom.export.grades_row), scaled to the
+The score is the one `make grades` exports (after the late penalty, classroom.plugins.csv_export.grades_row), scaled to the
 points the LMS gives the assignment (Canvas's Points Possible, Moodle's Maximum Grade; nbgrader's own when the
 roster has none), rounded to 2 decimals. A student with no submission in the gradebook gets an empty cell, which
 neither LMS imports as a grade: what they are given is left to the instructor.
@@ -20,10 +20,10 @@ import sys
 from nbgrader.api import Gradebook, MissingEntry
 
 from .. import course, csvsafe
-from ..export import grades_row
+from ..plugins.csv_export import grades_row
 from .roster import CANVAS_IDENTITY, LmsRoster
 
-SCORE = 9  # the score after the penalty in classroom.export.grades_row
+SCORE = 9  # the score after the penalty in classroom.plugins.csv_export.grades_row
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)")
 OUT = "lms/{assignment}-{lms}-grades.csv"
 

@@ -1,5 +1,5 @@
 """Every reason a file of an LMS download is not placed in submitted/, as data (a kind and its details), and the
-sentence an instructor reads for each, made once here (classroom.lms.collect prints them; the tests decide on kinds).
+sentence an instructor reads for each, made once here (classroom.lms.collect_zip prints them; the tests decide on kinds).
 """
 from dataclasses import dataclass
 
@@ -14,7 +14,7 @@ SENTENCES = {
     "duplicate_member": "a second member with the same name",
     "unreadable": "it could not be read ({detail})",
     "not_notebook": "it is not a notebook (only .ipynb files are collected)",
-    # what the file is (classroom.lms.names, roster, collector)
+    # what the file is (classroom.lms.member_names, roster, collector)
     "unknown_pattern": "its name follows neither Canvas's nor Moodle's naming, nor c.LmsCollector.named_regexp",
     "unknown_lms_id": "the {lms} id {detail} is not in the roster ({limit})",
     "bad_student_id": "the roster's student id for {lms} id {detail} cannot be used: {limit}",

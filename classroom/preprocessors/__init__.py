@@ -6,9 +6,9 @@ in by nbgrader_config.py):
 * `execute_for_display.ExecuteForDisplay` (autograde): runs the student's own cells so the feedback shows their
   outputs; nothing there decides a grade.
 * `trusted_grades.TrustedGrades` (autograde, before SaveAutoGrades): decides every grade cell in the trusted process
-  (classroom.verdict) and writes the verdict as the cell's outputs.
+  (classroom.trusted.verdict) and writes the verdict as the cell's outputs.
 * `sanitize_feedback.SanitizeFeedback` (generate_feedback): grade cells show their visible part and their verdict,
-  each named for the student by what it checks (the feedback page's template: classroom/feedback_page.py).
+  each named for the student by what it checks (the feedback page's template: classroom/feedback/page.py).
 * `inert_content.InertContent` (autograde, last before SaveAutoGrades; and every HTML page made from a notebook): each
   cell rebuilt from inert content within size caps, with its parts `inert_outputs`, `inert_markdown`, `inert_images`
   and the page template's filter `inert_html.clean_html`.

@@ -1,10 +1,10 @@
 """ExecuteForDisplay: nbgrader's Execute, made to survive anything and to skip grade cells (TrustedGrades decides
-those). It runs the student's own cells once, in a sandboxed kernel (classroom.kernel), so the feedback shows their
+those). It runs the student's own cells once, in a sandboxed kernel (classroom.sandbox.kernel), so the feedback shows their
 outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
-run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.failures):
+run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.trusted.failures):
 TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the run; a student's exception
 bearing one of those names is renamed. Each output is made inert and charged to its cell's caps as it arrives
-(classroom.preprocessors.inert_outputs, with InertContent's caps), so nothing big is held; widget state is not kept.
+(classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held; widget state is not kept.
 Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
 """
 import contextlib
@@ -16,11 +16,13 @@ from nbformat import from_dict
 from nbgrader.preprocessors import Execute
 from traitlets import Float, Integer
 
-from .. import cells, config, failures
-from ..kernel import SandboxedKernelManager, kernel_folders
-from ..sandbox import MiB
+from .. import cells
+from ..feedback.inert_outputs import Budget, reduce_output
+from ..sandbox import settings as sandbox_settings
+from ..sandbox.kernel import SandboxedKernelManager, kernel_folders
+from ..sandbox.launch import MiB
+from ..trusted import failures
 from .inert_content import InertContent
-from .inert_outputs import Budget, reduce_output
 
 TOKEN = "classroom_timeout"  # a key of nbclient's own reply for an interrupted cell (see error_on_timeout)
 
@@ -55,7 +57,7 @@ class ExecuteForDisplay(Execute):
         self.store_widget_state = False  # widget state is for pages that load a widget manager: never ours
 
     def preprocess(self, nb, resources=None, km=None):
-        self._sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
+        self._sandboxed = sandbox_settings.sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
         self._stopped, self._budgets = None, {}
         self._caps = InertContent(parent=self)
         if self.max_output_chars is not None:

@@ -5,9 +5,9 @@ the formgrader's manual grading view, which show it in a browser, get nothing th
 made from a notebook (nbgrader_config.py's HTMLExporter.preprocessors; SanitizeFeedback too), for notebooks graded
 before. Each cell is rebuilt from what is known to be inert:
 
-* outputs: text, errors and checked PNG or JPEG images, capped per cell (classroom.preprocessors.inert_outputs);
+* outputs: text, errors and checked PNG or JPEG images, capped per cell (classroom.feedback.inert_outputs);
 * Markdown: shown as written unless it holds HTML, an outside image or a script link, then as text; attachments only
-  as checked PNG or JPEG images (classroom.preprocessors.inert_markdown); raw cells, which HTML exporters write
+  as checked PNG or JPEG images (classroom.feedback.inert_markdown); raw cells, which HTML exporters write
   into the page, are held to the same rule;
 * metadata: of a cell, only its nbgrader record (checked field by field) and whether it may be edited or deleted; of
   the notebook, only its kernel's and language's names (widget state, which pages load a widget manager for, goes);
@@ -25,9 +25,9 @@ from nbformat.corpus.words import generate_corpus_id
 from traitlets import Bool, Integer
 
 from .. import cells
-from ..sandbox import MiB
-from .inert_markdown import inert_markdown
-from .inert_outputs import as_text, reduce_outputs
+from ..feedback.inert_markdown import inert_markdown
+from ..feedback.inert_outputs import as_text, reduce_outputs
+from ..sandbox.launch import MiB
 
 CELL_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 NAME = re.compile(r"[A-Za-z0-9_.+ ()-]{1,100}")

@@ -3,14 +3,15 @@ check printed, and the failure's kind and message), never the hidden tests' sour
 whole notebook is made inert first (InertContent), so a notebook graded before that step was added is safe too.
 
 It also names each graded cell for the student, in the cell's metadata `classroom` = {"label", "anchor"} that the
-feedback template (classroom/templates/feedback) prints in the summary and in the cell's heading: a check by the
+feedback template (classroom/feedback/templates/feedback) prints in the summary and in the cell's heading: a check by the
 docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id.
 """
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .. import cells, failures
-from ..verdict import MAX_MESSAGE, MAX_PRINTED
+from .. import cells
+from ..trusted import failures
+from ..trusted.verdict import MAX_MESSAGE, MAX_PRINTED
 from .inert_content import InertContent
 
 HIDDEN_RAN = "This check's hidden part ran when your work was graded"

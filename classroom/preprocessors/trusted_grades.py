@@ -1,5 +1,5 @@
 """TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
-the cell's code from the gradebook against the student's solution cells in a child process (classroom.verdict), and
+the cell's code from the gradebook against the student's solution cells in a child process (classroom.trusted.verdict), and
 writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or one error output
 whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before SaveAutoGrades."""
 import time
@@ -8,9 +8,10 @@ from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer
 
-from .. import cells, config
-from ..sandbox import MiB
-from ..verdict import NOT_GRADED, decide
+from .. import cells
+from ..sandbox import settings as sandbox_settings
+from ..sandbox.launch import MiB
+from ..trusted.verdict import NOT_GRADED, decide
 from .repair_grade_cells import gradebook_cells
 
 
@@ -28,7 +29,7 @@ class TrustedGrades(NbGraderPreprocessor):
                           "within them fails as TimedOut and says so.").tag(config=True)
 
     def preprocess(self, nb, resources):
-        sandboxed = config.sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
+        sandboxed = sandbox_settings.sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
         known = gradebook_cells(resources)
         tests = [(cell.name, cell.source) for cell in known if cell.is_check]
         solution_ids = {cell.name for cell in known if cell.is_solution}

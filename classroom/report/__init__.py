@@ -15,7 +15,7 @@ CourseDirectory),
 One job per module:
   model        the data (frozen dataclasses): Summary, Student, Check, CheckResult, Reason
   notebook     reading notebook files as JSON: cells, docstrings, error outputs
-  attention    which submissions need a look, and why, decided on failure kinds (classroom.failures)
+  attention    which submissions need a look, and why, decided on failure kinds (classroom.trusted.failures)
   collect      the gradebook and the notebooks into a Summary
   figure       the PNG and its alt text
   spreadsheet  the CSV
@@ -26,7 +26,7 @@ What a check "detects" is the one-line docstring that opens its grade cell, and 
 `evalue`s of the errors the grader wrote in the autograded notebook: the sentences the feedback shows. No other
 text of a grade cell is read, so the hidden tests' code cannot reach the report.
 """
-from .collect import ReportError, collect
+from .read import ReportError, collect
 from .model import Summary
 
 __all__ = ["ReportError", "Summary", "collect"]

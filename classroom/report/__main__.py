@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .collect import ReportError, collect
+from .read import ReportError, collect
 from .spreadsheet import COLUMNS
 
 

@@ -17,7 +17,7 @@ reason a student could hide is "grade cells changed", by forging nbgrader's chec
 restores such a cell all the same, so no grade depends on it.
 """
 
-from .. import failures
+from ..trusted import failures
 from .. import cells as cell_meta
 from . import notebook
 from .model import Reason

@@ -4,7 +4,7 @@ A cell starts at a line `# %% <grade_id> (<points> points)` and runs to the next
 order in one namespace. The imports above the first cell say where the other names come from: NumPy, and the
 student's answer cells (`score_gradient_solution`). `### BEGIN/END HIDDEN TESTS` blocks are stripped from what
 students receive; this file never leaves source/ (CourseDirectory.ignore). The visible part of each check runs in the
-student's notebook too (Validate, with classroom.exercise_checks): it decides what can be decided there without
+student's notebook too (Validate, with classroom.checks.exercise): it decides what can be decided there without
 showing a hidden input or an answer, and names the rest on a `# Only when graded:` line (the Validate dialog lists it).
 """
 import numpy as np
@@ -15,7 +15,7 @@ from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_g
 """Step 1: the three entries of dl/de for the row worked by hand."""
 import numpy as np
 
-import classroom.exercise_checks as _checks
+import classroom.checks.exercise as _checks
 
 _checks.stderr_as_output()  # under Validate only: it fails a check on any stderr, and the grader does not
 
@@ -213,7 +213,7 @@ _right_values(_is_float_array(7, 70), A, G, _expected(A, G))
 
 # %% no_python_loop (1 point)
 """Works with whole-array operations: no Python loop or comprehension, over cells or rows."""
-from classroom import measures
+from classroom.checks import measures
 
 _loops = measures.python_loops(score_gradient)
 assert not _loops, "a Python loop does the work that broadcasting should do: " + "; ".join(_loops)

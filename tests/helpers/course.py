@@ -11,7 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from classroom import cells, course, sandbox
+from classroom import cells, course
+from classroom.sandbox import launch as sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -45,7 +46,7 @@ def nbgrader(*args, cwd, check=True):
 
 def autograde(course_path, *flags, **env):
     """Run `python -m classroom.autograde ASSIGNMENT` (what `make autograde` runs) in a course; its log is saved
-    there as autograde.log. The result also has the driver's `pid` (classroom.cgroups names its groups after it)."""
+    there as autograde.log. The result also has the driver's `pid` (classroom.sandbox.cgroups names its groups after it)."""
     proc = subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
                             cwd=course_path, env=nbgrader_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)

@@ -1,8 +1,8 @@
 """The graded quiz's questions and right answers (the committed variant, drawn from the public seed by
-classroom.quiz_variants), and the fragments of hidden tests and reference solutions that must never reach a student."""
+classroom.quiz.variants), and the fragments of hidden tests and reference solutions that must never reach a student."""
 import json
 
-from classroom.quiz_variants import PUBLIC_SEED, draw
+from classroom.quiz.variants import PUBLIC_SEED, draw
 
 from .course import RELEASED
 from .tools import load_tool

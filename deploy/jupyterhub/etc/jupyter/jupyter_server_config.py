@@ -20,4 +20,4 @@ if os.environ.get("SQDK_ROLE") == "instructor":
 else:
     # students have no course directory: no formgrader, nor its Autograde button's extension (classroom)
     c.ServerApp.jpserver_extensions.update({"nbgrader.server_extensions.formgrader": False,
-                                            "classroom.formgrader_autograde": False})
+                                            "classroom.plugins.formgrader_autograde": False})

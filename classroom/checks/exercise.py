@@ -1,0 +1,118 @@
+"""Plumbing of the visible checks of source/score_gradient/score_gradient.ipynb (its grade_cells.py imports this as
+`_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, and
+the assertion that exactly some rows are zero. The same code runs in the student's kernel (Validate) and in the
+grader (classroom.preprocessors.trusted_grades), where the student's function is a proxy; nothing here knows the
+answer: the reference lives only in the hidden parts of the checks, in source/."""
+import os
+import sys
+
+import numpy as np
+
+from attention_lesson.softmax import softmax_rows  # the lesson's own, re-exported for the checks
+
+
+def stderr_as_output():
+    """Under nbgrader's Validate (NBGRADER_VALIDATING=1 in its kernel), show what the student's code writes to stderr
+    as ordinary output: Validate fails a check on any stderr, and the grader does not."""
+    if os.environ.get("NBGRADER_VALIDATING") == "1":
+        sys.stderr = sys.stdout
+
+
+def case(T, seed, dtype=np.float64):
+    """Weights of T rows (from scores of spread 2) and a gradient G reaching them."""
+    rng = np.random.default_rng(seed)
+    A = softmax_rows(rng.normal(scale=2.0, size=(T, T)))
+    return A.astype(dtype), rng.normal(size=(T, T)).astype(dtype)
+
+
+def draw(T, d_k, seed):
+    """Queries and keys of T rows of d_k standard normal coordinates, and a gradient G of shape (T, T)."""
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(T, d_k)), rng.normal(size=(T, d_k)), rng.normal(size=(T, T))
+
+
+def as_matrix(out, T):
+    """The student's result as a (T, T) float64 array, or AssertionError saying what it is instead."""
+    got = np.asarray(out)
+    assert got.shape == (T, T), (f"for ({T}, {T}) inputs your function returned shape {got.shape}: "
+                                 "the result has one entry per score, so it has the shape of A")
+    assert got.dtype.kind in "biuf", f"your function returned values of dtype {got.dtype}, not real numbers"
+    return got.astype(np.float64)
+
+
+def nudged_gradient(E, G, h=1e-6):
+    """dl/dE of l(E) = sum(G * softmax_rows(E)) by central differences: slow and plain, one score at a time."""
+    numeric = np.zeros_like(E)
+    for index in np.ndindex(*E.shape):
+        step = np.zeros_like(E)
+        step[index] = h
+        numeric[index] = (np.sum(G * softmax_rows(E + step)) - np.sum(G * softmax_rows(E - step))) / (2 * h)
+    return numeric
+
+
+def zero_rows_only(got, rows, why):
+    """The given rows of the result are zero (else AssertionError with why(how far off they are)), the others not."""
+    off = np.abs(got[rows]).max()
+    assert off < 1e-12, why(off)
+    others = [i for i in range(got.shape[0]) if i not in rows]
+    assert np.abs(got[others]).max() > 1e-6, "your result is zero on ordinary rows too"
+
+
+def small_peak(f, T, seed, limit, measure):
+    """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure` (classroom.checks.measures'
+    peak_extra_bytes) finds; else AssertionError comparing with the size of a (T, T, T) Jacobian."""
+    extra = measure(f, *case(T, seed))
+    assert extra < limit, (f"at T = {T} one call took {extra / 2 ** 20:.0f} MiB beyond its inputs (a (T, T, T) array "
+                           f"of floats is {T ** 3 * 8 / 2 ** 20:.0f} MiB; a (T, T) one is {T * T * 8 / 2 ** 20:.1f} "
+                           "MiB): avoid building the Jacobian")
+
+
+def size_by_definition(score_gradient, Q, K, G, divisor):
+    """The mean of |score_gradient(A, G)| with A the row softmax of Q K^T / divisor, with the student's own
+    score_gradient: a mistake in part 1 is not counted again in part 2."""
+    A = softmax_rows(Q @ K.T / divisor)
+    return float(np.mean(np.abs(as_matrix(score_gradient(A, G), len(Q)))))
+
+
+def two_sizes(mean_sizes, d_k, draws, seed):
+    """mean_sizes(d_k, draws, seed) as two positive numbers (undivided, divided), or AssertionError saying what it
+    returned instead."""
+    got = mean_sizes(d_k, draws, seed)
+    try:
+        undivided, divided = (float(x) for x in got)
+    except (TypeError, ValueError):
+        raise AssertionError(f"mean_sizes should return two numbers (undivided, divided); got {got!r}") from None
+    assert undivided > 0 and divided > 0 and np.isfinite([undivided, divided]).all(), (
+        f"mean_sizes({d_k}, {draws}, {seed}) returned {got!r}: sizes of a gradient are positive numbers")
+    return undivided, divided
+
+
+def three_numbers(by_hand):
+    """The row worked by hand as a float array of three finite numbers, or AssertionError saying what form it has."""
+    try:
+        hand = np.asarray(by_hand, dtype=float)
+    except (TypeError, ValueError):
+        hand = None
+    assert hand is not None and hand.shape == (3,) and np.all(np.isfinite(hand)), (
+        f"by_hand should be a list of three finite numbers, one per position of the row, such as [0.5, -1, 2/3]; got "
+        f"{by_hand!r}")
+    return hand
+
+
+def leaves_inputs_alone(score_gradient, seed, T=8):
+    """score_gradient(A, G) leaves A and G as they were and accepts read-only ones (else AssertionError saying
+    which); returns (A, G, the result)."""
+    A, G = case(T, seed)
+    A_before, G_before = A.copy(), G.copy()
+    first = as_matrix(score_gradient(A, G), T)
+    assert np.array_equal(A, A_before) and np.array_equal(G, G_before), (
+        "your function changed A or G: build the result in a new array (A * (...) makes one) instead of writing "
+        "into them with A *= ..., G -= ... or out=A")
+    A.setflags(write=False)
+    G.setflags(write=False)
+    try:
+        again = as_matrix(score_gradient(A, G), T)
+    except ValueError as exc:
+        raise AssertionError(f"with read-only inputs your function failed ({exc}): it writes into A or G") from None
+    assert np.allclose(first, again), "with read-only inputs your function returned other values"
+    return A, G, first

@@ -1,0 +1,47 @@
+"""Parallel variants of the graded quiz (source/score_gradient/intuition_quiz.ipynb), drawn from a seed string.
+
+The self-check of notebooks/05-test-your-intuition.ipynb shows its five questions with instant feedback, and the
+public repository holds the graded quiz's source; so the graded quiz is a *variant*: the same five topics (how large
+a score is; why the root and not d_k; what a closed row loses; why a classifier's softmax with cross-entropy does
+not stall; what dividing does not change), with other numbers, other statements and the letters shuffled, drawn
+from a seed. The repository ships the variant of the public seed PUBLIC_SEED; an instructor draws one of their own
+from a secret seed (`make quiz-variant QUIZ_SEED=...`, tools/quiz_variant.py), keeps the seed, and never publishes
+the regenerated source/.
+
+A secret variant reuses no question's numbers from the public variant, and no number answer comes within 5 % of a
+published one (the public variant's or the self-check's), so a published number is never right by accident.
+"""
+import functools
+
+from attention_lesson.quiz import bank
+
+from .draws import Avoid, Draws
+from .topics import TOPICS
+
+PUBLIC_SEED = "public-demo"  # the variant committed in source/ and release/: public, like everything there
+
+
+@functools.lru_cache(maxsize=1)
+def self_check_answers():
+    """The number answers of the self-check (recovered from its sealed bank, as anyone could)."""
+    return tuple(float(bank.recover_answer(q)) for q in bank.load_bank().values() if q.kind == "number")
+
+
+def _draw(seed, avoid):
+    draws = Draws(seed)
+    return tuple(topic(draws, avoid) for topic in TOPICS)
+
+
+@functools.lru_cache(maxsize=1)
+def published():
+    """What a secret variant must avoid: the public variant's numbers and every published number answer."""
+    public = draw(PUBLIC_SEED)
+    return Avoid(params=frozenset((q.id, q.params) for q in public),
+                 answers=(*self_check_answers(), *(q.key for q in public if q.kind == "number")))
+
+
+def draw(seed):
+    """The variant of `seed`: five Questions (classroom.quiz.draws), the same for the same seed on any machine."""
+    if seed == PUBLIC_SEED:
+        return _draw(seed, Avoid(answers=self_check_answers()))
+    return _draw(seed, published())

@@ -1,0 +1,84 @@
+"""The kernel manager of the display run (classroom.preprocessors.execute_for_display): the student's kernel is
+started through classroom.sandbox, with its limits, and inside bubblewrap unless `sandboxed` is off.
+
+Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
+`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox). It is made on /dev/shm where
+that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's control group (classroom.
+cgroups: one per kernel, made when the command is built and removed with the kernel), never unbounded disk.
+"""
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Integer, Unicode
+
+from . import launch
+from .launch import MiB
+
+SHARED_MEMORY = "/dev/shm"
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """An AsyncKernelManager whose kernel command is wrapped by classroom.sandbox.launch.wrap."""
+
+    memory = Integer(2048 * MiB, help="Address-space limit of the kernel, in bytes.")
+    cpu_seconds = Integer(300, help="CPU seconds the kernel may use in all.")
+    sandboxed = Bool(True)
+    workdir = Unicode(None, allow_none=True)
+    ipc_dir = Unicode(None, allow_none=True)
+
+    def use_ipc(self, ipc_dir):
+        self.ipc_dir = ipc_dir
+        self.transport = "ipc"
+        self.connection_file = os.path.join(ipc_dir, "kernel.json")
+        self.ip = os.path.join(ipc_dir, "zmq")
+
+    _cgroup = None
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        argv = super().format_kernel_cmd(extra_arguments)
+        self._close_cgroup()
+        self._cgroup = launch.new_cgroup(self.memory)
+        if not self.sandboxed:
+            return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False,
+                                cgroup=self._cgroup)
+        launch.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
+        return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
+                            ipc_dir=self.ipc_dir, env=launch.untrusted_env(self.workdir), cgroup=self._cgroup)
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        # The student's code writes into its notebook only: what it writes to its own standard streams (os.write(2,
+        # ...), terminal escapes) never reaches the instructor's terminal, the grading log or the formgrader's window.
+        kw.update(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+
+    def _close_cgroup(self):
+        if self._cgroup is not None:
+            self._cgroup.close()
+            self._cgroup = None
+
+    async def _async_cleanup_resources(self, restart=False):
+        await super()._async_cleanup_resources(restart=restart)
+        self._close_cgroup()
+
+
+@contextlib.contextmanager
+def kernel_folders(assignment_path=None):
+    """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
+    notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
+    workdir = tempfile.mkdtemp(prefix="student-kernel-")
+    shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
+    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-", dir=SHARED_MEMORY if shm else None)
+    try:
+        if assignment_path and os.path.isdir(assignment_path):
+            for name in os.listdir(assignment_path):
+                full = os.path.join(assignment_path, name)
+                if os.path.isfile(full) and not name.endswith(".ipynb"):
+                    shutil.copy(full, workdir)
+        yield workdir, ipc_dir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(ipc_dir, ignore_errors=True)

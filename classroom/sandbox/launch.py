@@ -1,0 +1,189 @@
+"""Start untrusted code: the one place every student process (kernel or grading child) is launched through.
+
+`wrap(argv, home=...)` returns a bubblewrap (`bwrap`) command line that runs `argv` in a sandbox:
+  * the file system holds only the system (/usr, /etc, /lib...) and the Python environment, read-only, plus the
+    files named in `readonly`; `home` (the student's working copy) is a private, size-limited tmpfs, the only
+    writable place besides a private /tmp and /dev/shm (size-limited tmpfs too); the sandbox's root and /dev are
+    read-only. The course directory (source/, gradebook.db, submitted/, autograded/, feedback/, the exchange) is
+    not mounted at all: the .venv lives inside the repository, so exactly the Python prefixes are bound, never the
+    repository root;
+  * no network (own network namespace, loopback only), own PID, IPC and UTS namespaces, and no further user
+    namespaces (`--disable-userns`: `unshare -r` and its private mounts fail) where the machine allows
+    unprivileged user namespaces at all (`mode()`);
+  * the first process is the student's own (`--as-pid-1`), and `--die-with-parent` ties it to bwrap: when the
+    grader kills bwrap, the kernel tears down the whole PID namespace, so nothing the student started survives;
+  * a session of its own (`--new-session`): no controlling terminal, so even a terminal inherited by mistake cannot
+    be sent keystrokes (the TIOCSTI ioctl) into the instructor's shell; the display kernel's standard streams lead
+    nowhere anyway (classroom.sandbox.kernel), the grading child's are pipes;
+  * that PID 1 (classroom/sandbox/init_process.py, standard library only) applies the resource limits (address space, CPU
+    seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is root);
+  * with `cgroup` (classroom.sandbox.cgroups), the launcher moves itself into that control group before bwrap starts, so
+    the memory of the whole tree (tmpfs files and memfd included) and its number of processes are bounded.
+How the sandbox talks to the grader: the grading child speaks over stdin/stdout pipes, which bwrap passes through;
+the display kernel speaks ZeroMQ over *IPC* (unix sockets) in a per-kernel directory bound into the sandbox
+(`ipc_dir`), because with its own network namespace the kernel's 127.0.0.1 is not the grader's. We chose that over
+sharing the network namespace (then any egress would have to be blocked some other way) and over a kernelspec
+wrapper (the kernel manager is already ours): no network at all is the simpler guarantee.
+
+`wrap(argv, sandboxed=False)` applies the same limits without bubblewrap; only an explicit flag reaches it
+(`python -m classroom.autograde ... --no-sandbox`, i.e. `--Sandbox.enabled=False`). Without bwrap, grading refuses
+with MISSING.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+from . import cgroups, init_process
+from .init_process import SANDBOX_UID
+
+MiB = 2 ** 20
+DISK, TMP = 256 * MiB, 64 * MiB  # the home tmpfs; /tmp and /dev/shm each
+PROCESSES = 64
+INIT = os.path.abspath(init_process.__file__)
+INSIDE = "/run/classroom-sandbox.py"  # where init_process.py is bound inside the sandbox
+MISSING = """Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
+run with your rights (it could read source/ with the hidden tests and rewrite gradebook.db).
+Install it:  Debian/Ubuntu: sudo apt-get install bubblewrap    Fedora: sudo dnf install bubblewrap
+             Arch: sudo pacman -S bubblewrap                   (macOS has none: grade on Linux, e.g. in a VM)
+To grade WITHOUT a sandbox, knowingly (only on a machine or account that holds no other course data):
+  python -m classroom.autograde ASSIGNMENT --no-sandbox      (plain nbgrader: --Sandbox.enabled=False)"""
+_mode = {}
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or does not work here; str() says how to install it and how to grade without."""
+
+
+def bwrap_path():
+    return shutil.which("bwrap")
+
+
+def require():
+    """Raise SandboxUnavailable (with MISSING) unless bubblewrap is installed."""
+    if bwrap_path() is None:
+        raise SandboxUnavailable(MISSING)
+
+
+def hand_over(*paths):
+    """Make paths the grader created usable by the sandboxed user (only needed when the grader is root)."""
+    if os.geteuid() == 0:
+        for path in paths:
+            os.chown(path, SANDBOX_UID, SANDBOX_UID)
+
+
+def mode():
+    """Whether user namespaces can be forbidden inside the sandbox here (probed once): {"no_userns": bool,
+    "inner": bool}. bubblewrap's `--disable-userns` needs a user namespace of its own; run by root, bwrap makes
+    none, so a root grader forbids them in a second, unprivileged bwrap started as SANDBOX_UID inside the first
+    (`inner`); anyone else's bwrap is unprivileged already and takes the flag itself."""
+    if _mode.get("pid") != os.getpid():
+        root = os.geteuid() == 0
+        probe = [bwrap_path(), "--unshare-user", "--disable-userns", "--bind", "/", "/", "/bin/true"]
+        ok = subprocess.run(probe, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=(lambda: init_process._become(SANDBOX_UID)) if root else None).returncode == 0
+        _mode.clear()
+        _mode.update(pid=os.getpid(), no_userns=ok, inner=ok and root)
+    return _mode
+
+
+def _python_roots():
+    roots = set()
+    for prefix in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix):
+        roots.add(os.path.abspath(prefix))
+        roots.add(os.path.realpath(prefix))
+    roots.add(os.path.dirname(os.path.realpath(sys.executable)))
+    roots = {r for r in roots if not r.startswith(("/usr/", "/etc/")) and r not in ("/usr", "/")}
+    return sorted(r for r in roots if not any(r.startswith(other + "/") for other in roots))
+
+
+def _bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp):
+    args = [bwrap_path(), "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--die-with-parent", "--as-pid-1", "--new-session", "--hostname", "sandbox", "--clearenv",
+            "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
+            "--perms", "01777", "--size", str(int(tmp)), "--tmpfs", "/tmp",
+            "--perms", "01777", "--size", str(int(tmp)), "--tmpfs", "/dev/shm"]
+    # Unprivileged, bwrap makes / and /dev the sandbox user's own: read-only then (run by root, they are root's).
+    read_only = [] if os.geteuid() == 0 else ["--remount-ro", "/dev", "--remount-ro", "/"]
+    if mode()["no_userns"] and not mode()["inner"]:
+        args[1:1] = ["--unshare-user", "--disable-userns"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    mounted = {"/usr", "/etc", "/dev", "/proc", "/tmp", "/bin", "/sbin", "/lib", "/lib32", "/lib64"}
+    made = set()
+
+    def parents(path):  # bwrap would create missing parents 0700; the unprivileged user must traverse them
+        out = []
+        parts = path.strip("/").split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            parent = "/" + "/".join(parts[:i])
+            if parent not in mounted and parent not in made and not any(
+                    parent.startswith(m + "/") for m in mounted - {"/tmp"}):
+                out += ["--perms", "0755", "--dir", parent]
+                made.add(parent)
+        return out
+
+    for root in _python_roots():
+        args += parents(root) + ["--ro-bind", root, root]
+        mounted.add(root)
+    args += parents(INSIDE) + ["--ro-bind", INIT, INSIDE]
+    for path in readonly:
+        args += parents(path) + ["--ro-bind", path, path]
+    if home is not None:
+        args += parents(home) + ["--perms", "0777", "--size", str(int(disk)), "--tmpfs", home]
+        mounted.add(home)
+        for name in sorted(os.listdir(home)):  # the working copy's files (data the notebook reads)
+            full = os.path.join(home, name)
+            if os.path.isfile(full):
+                os.chmod(full, 0o666)
+                args += ["--bind", full, full]
+        args += ["--chdir", home]
+    for path in writable:
+        args += parents(path) + ["--bind", path, path]
+    if ipc_dir is not None:
+        args += parents(ipc_dir) + ["--bind", ipc_dir, ipc_dir]
+    for key, value in (env or {}).items():
+        args += ["--setenv", key, value]
+    return args + read_only
+
+
+def wrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=PROCESSES, *,
+         sandboxed=True, home=None, readonly=(), writable=(), ipc_dir=None, env=None, disk=DISK, tmp=TMP, cgroup=None):
+    """The command that runs `argv` with the limits applied (address space, CPU seconds, file size, processes),
+    inside bubblewrap unless `sandboxed` is False, and inside `cgroup` (a classroom.sandbox.cgroups.Cgroup) if given.
+    `home` becomes a fresh tmpfs of `disk` bytes (its current files bound in), `readonly` files and `writable`
+    files or directories are bound at the same paths, `env` is the whole environment. Raises SandboxUnavailable
+    if bubblewrap is missing."""
+    limits = ["--memory", str(int(memory)), "--cpu", str(int(cpu_seconds)), "--fsize", str(int(file_size)),
+              "--nproc", str(int(processes))]
+    enter = [arg for procs in (cgroup.procs_files if cgroup else []) for arg in ("--cgroup-procs", procs)]
+    if not sandboxed:
+        return [sys.executable, "-I", "-S", INIT, *enter, *limits, "--", *argv]
+    require()
+    inner = ["--no-userns", bwrap_path()] if mode()["inner"] else []
+    command = [*_bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp),
+               sys.executable, "-I", "-S", INSIDE, *limits, *inner, "--in-sandbox", "--", *argv]
+    return [sys.executable, "-I", "-S", INIT, *enter, "--", *command] if enter else command
+
+
+def tree_memory(memory):
+    """What a sandboxed tree may hold in all, in its control group: `memory` plus its tmpfs files."""
+    return int(memory) + DISK + 2 * TMP
+
+
+def new_cgroup(memory, processes=PROCESSES):
+    """A control group for one sandboxed tree (classroom.sandbox.cgroups), or None where the machine offers none: it
+    holds at most tree_memory(memory) bytes and the student's `processes` plus bwrap's and the launcher's."""
+    return cgroups.Cgroup.create(tree_memory(memory), processes + 8)
+
+
+def untrusted_env(home):
+    """A small environment for a student process: nothing of the grader's is passed on, BLAS kept single-threaded."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = "1"
+    return env

@@ -1,0 +1,241 @@
+"""One grading child process: started through classroom.sandbox, spoken to in classroom.trusted.protocol, watched from outside.
+
+`Child.request` sends one frame and waits at most `timeout` seconds for the reply, reading at most `max_reply`
+bytes; a child that hangs raises TimeoutError, one that dies or overflows raises StudentError (with its kind).
+
+What the grader decides on is read by the grader itself, never reported by the child:
+  * the arguments of a call live in two files the grader writes (`Inputs`): the child maps the writeable ones
+    shared and the read-only ones read-only (bound read-only into the sandbox, owned by the grader), and after the
+    call the grader reads the writeable file back itself;
+  * memory is read from the tree's control group (classroom.sandbox.cgroups: its usage and the peak the grader resets and
+    reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes in
+    /proc, polled during the call (`request(..., watch=...)`).
+"""
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from ..sandbox import launch
+from ..sandbox.launch import MiB
+from . import failures, protocol, server
+from .errors import StudentError
+
+RUNNER = os.path.abspath(server.__file__)
+PROTOCOL = server.PROTOCOL_FILE
+POLL = 0.002  # seconds between two readings of memory while a measured call runs
+
+
+class Inputs:
+    """The two files that carry a call's arrays: `rw` (writeable by the child) and `ro` (only readable there)."""
+
+    def __init__(self):
+        self.folder = tempfile.mkdtemp(prefix="grading-inputs-")
+        os.chmod(self.folder, 0o755)
+        self.rw, self.ro = os.path.join(self.folder, "rw"), os.path.join(self.folder, "ro")
+        for path in (self.rw, self.ro):
+            open(path, "wb").close()
+        os.chmod(self.ro, 0o644)
+        launch.hand_over(self.rw)
+
+    def put(self, arrays):
+        """Write `arrays` into the files; returns the specs the child maps them by (and the grader reads back)."""
+        specs, sizes, parts = [], {self.rw: 0, self.ro: 0}, {self.rw: [], self.ro: []}
+        for array in arrays:
+            if array.dtype.kind not in "biufc":
+                raise TypeError(f"the grader passes arrays of numbers only, not {array.dtype}")
+            path = self.rw if array.flags.writeable else self.ro
+            offset = -(-sizes[path] // 64) * 64
+            parts[path].append((offset, np.ascontiguousarray(array).tobytes()))
+            sizes[path] = offset + array.nbytes
+            specs.append({"file": path, "offset": offset, "dtype": array.dtype.str, "shape": list(array.shape),
+                          "writeable": path == self.rw})
+        for path, pieces in parts.items():
+            with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound
+                file.truncate(0)
+                file.truncate(sizes[path])
+                for offset, data in pieces:
+                    file.seek(offset)
+                    file.write(data)
+        return specs
+
+    @staticmethod
+    def read(spec):
+        """One argument as it is in its file now (read by the grader after the call)."""
+        dtype = np.dtype(spec["dtype"])
+        count = int(np.prod(spec["shape"], dtype=np.int64))
+        with open(spec["file"], "rb") as file:
+            file.seek(spec["offset"])
+            data = file.read(count * dtype.itemsize)
+        if len(data) != count * dtype.itemsize:
+            raise StudentError("your code changed the size of the file holding its inputs", failures.WRONG_TYPE)
+        return np.frombuffer(data, dtype=dtype).reshape(spec["shape"]).copy()
+
+    def remove(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Child:
+    """One running grading child (server.py in the sandbox, unless `sandboxed` is off)."""
+
+    def __init__(self, memory, max_reply, sandboxed=True, cpu_seconds=120, processes=launch.PROCESSES):
+        self.home = tempfile.mkdtemp(prefix="grading-child-")
+        self.inputs = Inputs()
+        self.max_reply = max_reply
+        self.proc = None
+        self.limit = launch.tree_memory(memory)
+        self.cgroup = launch.new_cgroup(memory, processes)
+        try:
+            self._start(memory, sandboxed, cpu_seconds, processes)
+        except BaseException:
+            self.kill()
+            raise
+        self.received = 0
+
+    def _start(self, memory, sandboxed, cpu_seconds, processes):
+        env = launch.untrusted_env(self.home)
+        command = launch.wrap([sys.executable, "-I", RUNNER], memory=memory, cpu_seconds=cpu_seconds,
+                               processes=processes, sandboxed=sandboxed, home=self.home,
+                               readonly=[RUNNER, PROTOCOL, self.inputs.ro], writable=[self.inputs.rw], env=env,
+                               cgroup=self.cgroup)
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, cwd=self.home, env=env, start_new_session=True)
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def request(self, header, blobs=(), timeout=5.0, watch=None):
+        """Send one request and return the reply; `watch()` is called every POLL seconds while waiting."""
+        deadline = time.monotonic() + timeout
+        try:
+            protocol.send(self.proc.stdin, header, blobs)
+        except (BrokenPipeError, OSError):
+            raise self._died() from None
+        self.received = 0
+        try:
+            return protocol.recv_frame(lambda n: self._read_exact(n, deadline, watch))
+        except EOFError:
+            raise self._died() from None
+
+    def _read_exact(self, n, deadline, watch):
+        self.received += n
+        if self.received > self.max_reply:
+            self.kill()
+            raise StudentError(f"your code sent back more than {self.max_reply // MiB} MiB of data, far more "
+                               "than the values asked for", failures.WRONG_TYPE)
+        fd = self.proc.stdout.fileno()
+        chunks, need = [], n
+        while need:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            if not select.select([fd], [], [], min(left, POLL) if watch else left)[0]:
+                if watch:
+                    watch()
+                continue
+            chunk = os.read(fd, min(need, 1 << 20))
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            need -= len(chunk)
+        return b"".join(chunks)
+
+    def _died(self):
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.proc.returncode
+        if self.cgroup is not None and self.cgroup.oom_kills():
+            return StudentError(f"the processes running your code went over the {self.limit // MiB} MiB they may "
+                                "hold together (memory and files) and were stopped", failures.OUT_OF_MEMORY)
+        if code is not None and code < 0:
+            how = f"was killed by signal {signal.Signals(-code).name}"
+            if -code == signal.SIGXCPU:
+                how += " (it used up its CPU time)"
+        else:
+            how = f"exited with status {code} (os._exit or sys.exit from your code?)"
+        return StudentError(f"the process running your code {how}", failures.CRASHED)
+
+    # -- memory, read by the grader ----------------------------------------------------------------------------
+    def usage(self):
+        """Bytes the child's whole process tree holds now: its control group's usage, or the sum of its processes'
+        resident memory (shared files and memory included) read from /proc."""
+        if self.cgroup is not None:
+            return self.cgroup.usage()
+        return sum(_rss(pid) for pid in _tree(self.proc.pid))
+
+    def start_peak(self):
+        """Begin a measurement: returns a Peak that `watch` updates and `extra()` reads."""
+        return Peak(self)
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        if self.proc is not None:
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if self.cgroup is not None:
+            self.cgroup.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+        self.inputs.remove()
+
+
+class Peak:
+    """The memory one call adds: its peak (the group's own high-water mark, reset here, and every reading) above
+    the lowest reading from just before the call to just after it (so memory freed during the call to make room
+    does not hide what the call built)."""
+
+    def __init__(self, child):
+        self.child = child
+        self.exact = child.cgroup is not None and child.cgroup.reset_peak()
+        self.low = self.high = child.usage()
+
+    def watch(self):
+        now = self.child.usage()
+        self.low, self.high = min(self.low, now), max(self.high, now)
+
+    def extra(self):
+        self.watch()
+        if self.exact:
+            self.high = max(self.high, self.child.cgroup.peak())
+        return max(self.high - self.low, 0)
+
+
+def _tree(pid):
+    """`pid` and all its descendants (host pids, from /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo += [int(c) for c in children.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _rss(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0

@@ -1,0 +1,276 @@
+"""The trusted side of grading: a student's solution, run in a separate child process, seen through proxies.
+
+`StudentCode(cells)` starts (lazily) a child that runs only those cells (classroom.trusted.child, classroom.trusted.server), after
+turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
+function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
+seconds, and returns plain data rebuilt here (classroom.trusted.protocol: an ndarray, a list, a scalar, None, or a
+`ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
+NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+
+Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is
+killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
+hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it, for one
+submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
+"""
+import time
+
+import numpy as np
+
+from . import failures, protocol
+from .child import Child
+from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .ipython_cells import as_python
+from ..sandbox.launch import MiB
+from .unanswered import defined_names, not_answered
+
+
+class ForeignObject:
+    """Stands for a returned value that is not plain data; every use fails with an explanation."""
+
+    __slots__ = ("_description",)
+
+    def __init__(self, description):
+        object.__setattr__(self, "_description", description)
+
+    def _refuse(self, *args, **kwargs):
+        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, "
+                             "not a NumPy array of numbers (nor a number, a string or a set of strings)")
+
+    def __getattr__(self, name):
+        self._refuse()
+
+    __array__ = __bool__ = __len__ = __iter__ = __float__ = __int__ = __index__ = _refuse
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __getitem__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<{object.__getattribute__(self, '_description')}>"
+
+
+def foreign(type_name):
+    """A ForeignObject whose class carries the student's type name (so `type(out).__name__` reads naturally)."""
+    cls = type(str(type_name)[:60] or "object", (ForeignObject,), {"__slots__": ()})
+    return cls(f"a {type_name} object")
+
+
+class StudentCode:
+    """A student's solution cells, run on demand in grading children (one child, restarted after a hang or crash).
+
+    `cells` is a list of code cells. One cell is run as a whole: if it raises, every lookup fails with its error.
+    Several cells (answer cells, one per question) are run one by one: a cell that raises costs only the names it
+    would have defined."""
+
+    def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
+                 max_reply=64 * MiB, cpu_seconds=120, sandboxed=True, total_seconds=None):
+        if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
+            raise TypeError("StudentCode takes a list of cell sources")
+        self.cells, self.notes = [], []
+        for cell in cells:
+            code, notes = as_python(cell)
+            self.cells.append(code)
+            self.notes += notes
+        self.cell_errors = []
+        self.call_timeout = call_timeout
+        self.define_timeout = define_timeout
+        self.max_strikes = max_strikes
+        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "sandboxed": sandboxed}
+        self.total_seconds = total_seconds
+        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
+        self.strikes = 0
+        self.last_strike = None
+        self.define_error = None
+        self._child = None
+        self.calls, self.call_seconds = 0, 0.0
+
+    @property
+    def source(self):
+        """All the student's code as one text, as the grading child runs it (what the static checks read)."""
+        return "\n\n".join(self.cells)
+
+    # -- the time of the whole submission -----------------------------------------------------------------------
+    def seconds_left(self):
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+
+    def out_of_time(self, what="this check was not reached"):
+        pace = (f"; your function took about {self.call_seconds / self.calls:.1f} s per call"
+                if self.calls else "")
+        return OutOfTime(f"{what}: grading one submission stops after {self.total_seconds:g} s{pace}")
+
+    def _timeout(self, limit):
+        """(seconds this request may take, whether the submission's time is what limits it)."""
+        left = self.seconds_left()
+        if left <= 0:
+            raise self.out_of_time()
+        return min(limit, left), left < limit
+
+    # -- children ---------------------------------------------------------------------------------------------
+    def _fail_define(self, child, error):
+        child.kill()
+        self.define_error = error
+        raise error
+
+    def _start(self):
+        """A child with the solution defined in it, or a StudentError that says why there cannot be one."""
+        if self.define_error is not None:
+            raise StudentError(str(self.define_error), self.define_error.kind)
+        if self.strikes >= self.max_strikes:
+            raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
+                               "times", self.last_strike or failures.CRASHED)
+        timeout, by_budget = self._timeout(self.define_timeout)
+        child = Child(**self.limits)
+        request = {"op": protocol.DEFINE, "cells": self.cells, "each_on_its_own": len(self.cells) > 1}
+        try:
+            reply, _ = child.request(request, timeout=timeout)
+        except TimeoutError:
+            if by_budget:
+                child.kill()
+                raise self.out_of_time("this check was not finished") from None
+            self._fail_define(child, StudentError(f"running your solution cell did not finish within "
+                                                  f"{self.define_timeout:g} s (an infinite loop outside the "
+                                                  "function?)", failures.TIMED_OUT))
+        except StudentError as exc:
+            self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
+        if not reply.get("ok"):
+            error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
+            if reply.get("error") == "NotImplementedError":
+                error = StudentError(not_answered("your solution cell", message=reply.get("message")))
+            elif reply.get("error") != "NameError":
+                error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
+            self._fail_define(child, error)
+        self.cell_errors = list(reply.get("errors", []))
+        return child
+
+    def child(self):
+        """The running child (started, or restarted after a hang or a crash, on demand)."""
+        if self._child is None or not self._child.alive():
+            self._child = self._start()
+        return self._child
+
+    def close(self):
+        if self._child is not None:
+            self._child.kill()
+            self._child = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- requests ---------------------------------------------------------------------------------------------
+    def _request(self, header, watch=None):
+        child = self.child()
+        timeout, by_budget = self._timeout(self.call_timeout)
+        try:
+            return child.request(header, timeout=timeout, watch=watch)
+        except TimeoutError:
+            if by_budget:
+                self.close()
+                raise self.out_of_time("this check was not finished") from None
+            error = StudentError(f"your function did not return within {self.call_timeout:g} s (an infinite loop?)",
+                                 failures.TIMED_OUT)
+        except StudentError as exc:
+            error = exc
+        child.kill()
+        self._child = None
+        self.strikes += 1
+        self.last_strike = error.kind
+        raise error
+
+    def lookup(self, name):
+        """The student's `name`: a FunctionProxy, plain data, or NameError if the solution cells do not define it."""
+        header, blobs = self._request({"op": protocol.LOOKUP, "name": name})
+        if not header.get("ok"):
+            raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}",
+                               failures.WRONG_TYPE)
+        if header["kind"] == protocol.MISSING:
+            raise self._not_defined(name)
+        if header["kind"] == protocol.FUNCTION:
+            return FunctionProxy(self, name)
+        return protocol.decode(header, blobs, foreign)
+
+    def _not_defined(self, name):
+        """The NameError for a `name` the student's cells leave undefined, with the one reason that matters: the
+        error of the answer cell that binds it, or an answer cell still raising NotImplementedError."""
+        if len(self.cells) == 1:
+            return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
+                             "own: keep imports and helpers inside it)")
+        errors = [(e.get("cell"), str(e.get("error")), str(e.get("message") or "")) for e in self.cell_errors
+                  if isinstance(e, dict)]  # from the child: plain data, but whatever the student's code made of it
+        binding = [e for e in errors if e[0] in range(1, len(self.cells) + 1) and name in defined_names(
+            self.cells[e[0] - 1])]
+        _, error, message = (binding or [e for e in errors if e[1] == "NotImplementedError"] or [(0, "", "")])[0]
+        if error == "NotImplementedError":
+            return NameError(not_answered(f"`{name}` is not set, because its answer cell", "answer", message))
+        if error:
+            return NameError(f"`{name}` is not set: the answer cell that sets it raised {error}"
+                             + (f": {message}" if message else ""))
+        return NameError(f"name '{name}' is not defined by your answer cells")
+
+    def call(self, name, args, trace=False, memory=False):
+        """Call the student's `name` on arrays. Returns {"value", "after" (the inputs as the grader reads them
+        after the call), "lines" and "tracer_kept" (with `trace`), "extra" (bytes the call added, with `memory`)}."""
+        arrays = [np.asarray(a) for a in args]
+        child = self.child()
+        specs = child.inputs.put(arrays)
+        header = {"op": protocol.CALL, "name": name, "inputs": specs, "trace": bool(trace)}
+        peak = child.start_peak() if memory else None
+        started = time.monotonic()
+        reply, blobs = self._request(header, watch=peak.watch if peak else None)
+        self.calls, self.call_seconds = self.calls + 1, self.call_seconds + time.monotonic() - started
+        result = {"extra": peak.extra() if peak else None}
+        if not reply.get("ok"):
+            if reply.get("error") == "NotImplementedError":
+                raise StudentError(not_answered(f"`{name}`", message=reply.get("message")))
+            raise raised(reply.get("error"), reply.get("message"))
+        try:
+            value = protocol.decode(reply, blobs, foreign)
+        except (ValueError, EOFError, OSError, IndexError):
+            raise StudentError("the process running your code sent back a malformed reply (did your code change "
+                               "NumPy?)", failures.WRONG_TYPE) from None
+        result.update(value=value, after=[child.inputs.read(s) for s in specs], lines=int(reply.get("lines", 0)),
+                      tracer_kept=reply.get("tracer_kept") is True)
+        return result
+
+
+class FunctionProxy:
+    """Calls the student's function in the child; behaves like the function for arrays in, plain data out.
+
+    If the student's function wrote into an argument, the change is copied back into the caller's array (as it
+    would have happened in the student's own kernel); read-only arguments are mapped read-only in the child.
+    """
+
+    def __init__(self, code, name):
+        self.code = code
+        self.name = name
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError(f"the grader calls {self.name} with positional arguments only")
+        result = self.code.call(self.name, args)
+        self._copy_back(args, result["after"])
+        return result["value"]
+
+    @staticmethod
+    def _copy_back(args, after):
+        for original, changed in zip(args, after):
+            if not isinstance(original, np.ndarray):
+                continue
+            if np.array_equal(changed, original, equal_nan=original.dtype.kind in "fc"):
+                continue
+            if not original.flags.writeable:  # cannot happen: the child maps it read-only
+                raise ReadOnlyWriteError("your function wrote into an input it was given as read-only")
+            np.copyto(original, changed)
+
+    def line_count(self, *args):
+        """How many Python lines ran during one call (counted inside the child, which the student's code could
+        tamper with: used only to spot loops the source does not show); None if the counter was switched off."""
+        result = self.code.call(self.name, args, trace=True)
+        return result["lines"] if result["tracer_kept"] else None
+
+    def peak_extra_bytes(self, *args):
+        """Peak memory added by one call, read by the grader (classroom.trusted.child.Peak): the whole process tree's,
+        files and shared memory included."""
+        return self.code.call(self.name, args, memory=True)["extra"]
