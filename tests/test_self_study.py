@@ -5,7 +5,6 @@ or what to install when there is no sandbox. tests/test_self_study_learner.py ru
 import json
 import os
 import re
-from pathlib import Path
 
 import pytest
 

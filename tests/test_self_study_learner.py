@@ -18,7 +18,6 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 

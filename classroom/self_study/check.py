@@ -12,6 +12,9 @@ a note after full marks). The pages are written to my-work/feedback/<notebook>.h
 and each part of it (the level-2 headings of the notebook, "## Part 1: ...") is printed, with the checks not passed.
 Every run grades the files as they are now: nothing of an earlier run is kept.
 
+Run it through make: `make check-exercise` puts the environment's bin/ first on PATH, where nbgrader finds `alembic`
+to make the private gradebook.
+
 Exit status: 0 when graded, 1 when the grader itself failed (the message says why), 2 when nothing was graded
 (a file to fix, no sandbox, no such assignment).
 """
