@@ -14,7 +14,7 @@ from classroom.trusted import failures, protocol
 from classroom.trusted.errors import StudentError, WrongTypeError
 from classroom.preprocessors.execute_for_display import own_name
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
-from classroom.trusted.server import count_lines
+from classroom.checks.line_count import count_lines
 from classroom.trusted.verdict import NOT_GRADED, Verdict, _failure
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
@@ -160,11 +160,16 @@ def test_feedback_names_graded_cells_for_the_student_and_says_points_in_words():
     assert plain.source.endswith("(1 point).") and "f_check" not in plain.source
 
 
-def test_what_the_hidden_tests_import_needs_no_grading_extra():
-    """classroom.checks.measures runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies
-    are promised: it and the grading core it uses import without nbgrader, traitlets or the Jupyter clients."""
-    blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client")
+def test_what_the_grade_cells_import_needs_no_grading_extra_and_loads_nothing_of_the_trusted_side():
+    """classroom.checks runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies are
+    promised: it, and the old names released notebooks import, load without nbgrader, traitlets, IPython or the
+    Jupyter clients, and load no module of the trusted side (tests/test_checks_in_student_kernel.py: at Validate)."""
+    blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client", "IPython")
     probe = (f"import sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
-             "import classroom.checks.measures, classroom.trusted.verdict, classroom.cells, classroom.course\n")
+             "import classroom.checks.measures, classroom.checks.exercise, classroom.measures, classroom.exercise_checks\n"
+             "print(*sorted(m for m in sys.modules if m.startswith('classroom')))\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
+    loaded = result.stdout.split()
+    assert "classroom.checks.line_count" in loaded
+    assert [m for m in loaded if m.startswith(("classroom.trusted", "classroom.sandbox", "classroom.grading"))] == []
