@@ -76,6 +76,7 @@ def test_cells_read_nbgrader_metadata_and_hide_the_hidden_part():
     assert cells.is_check(cell) and cells.grade_id(cell) == "thing" and cells.source(cell) == text
     assert cells.visible(text) == '"""Checks a thing."""\nf(1)\n' and cells.docstring(text) == "Checks a thing."
     assert cells.visible(text.replace("### END HIDDEN TESTS", "")) is None  # unbalanced: show nothing
+    assert cells.has_hidden_tests(text) and not cells.has_hidden_tests(cells.visible(text))
     assert cells.docstring('"""Broken\n   cell."""\nif :\n') == ""  # only a one-line literal survives bad syntax
     assert cells.docstring('"A broken cell"\nif :\n') == "A broken cell"
     assert not cells.is_check({"cell_type": "code", "metadata": {"nbgrader": "not a dict"}})
@@ -89,6 +90,9 @@ def test_a_source_cell_becomes_the_cell_nbgrader_would_have_written():
                                 "solution": False, "task": False, "points": 2}
     answer = cells.SourceCell("answer", "code", "x = 1", locked=False, is_solution=True)
     assert not answer.is_check and "points" not in answer.metadata()
+    for record in (check, answer, cells.SourceCell("prose", "markdown", "*", locked=True, points=1),
+                   cells.SourceCell("plain", "code", "x", locked=False)):  # the record and its cell agree
+        assert record.is_check == cells.is_check(record.new_cell()), record
 
 
 def test_a_verdict_becomes_outputs_that_carry_its_kind():
