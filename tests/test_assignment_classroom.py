@@ -170,7 +170,8 @@ def test_what_the_grade_cells_import_needs_no_grading_extra_and_loads_nothing_of
     Jupyter clients, and load no module of the trusted side (tests/test_checks_in_student_kernel.py: at Validate)."""
     blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client", "IPython")
     probe = (f"import sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
-             "import classroom.checks.measures, classroom.checks.exercise, classroom.measures, classroom.exercise_checks\n"
+             "import classroom.checks.measures, classroom.checks.exercise\n"
+             "import classroom.measures, classroom.exercise_checks\n"
              "print(*sorted(m for m in sys.modules if m.startswith('classroom')))\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]

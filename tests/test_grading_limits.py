@@ -1,6 +1,7 @@
 """What the grader decides on comes from what the student's code cannot rewrite, and ordinary notebook habits cost
-nothing: the static loop reading (classroom.checks.loops), IPython lines (classroom.trusted.ipython_cells), the memory peak and
-the inputs read by the grader (classroom.trusted.child), the time of a whole submission (classroom.trusted.proxy, verdict)."""
+nothing: the static loop reading (classroom.checks.loops), IPython lines (classroom.trusted.ipython_cells), the
+memory peak and the inputs read by the grader (classroom.trusted.child), the time of a whole submission
+(classroom.trusted.proxy, verdict)."""
 import linecache
 
 import numpy as np

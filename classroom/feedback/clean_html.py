@@ -37,8 +37,8 @@ def _value(tag, name, value):
     if name in ("class", "id", "title"):
         keep = True
     elif tag in MATH_TAGS:
-        keep = (name in MATH_ATTRIBUTES and MATH_VALUE.fullmatch(value) is not None) or (
-            tag == "math" and ((name == "display" and value in ("block", "inline")) or (name, value) == ("xmlns", MATHML)))
+        keep = (name in MATH_ATTRIBUTES and MATH_VALUE.fullmatch(value) is not None) or tag == "math" and (
+            (name == "display" and value in ("block", "inline")) or (name, value) == ("xmlns", MATHML))
     elif tag == "a":
         keep = name == "href" and LINK.match(value) is not None
     elif tag == "img":

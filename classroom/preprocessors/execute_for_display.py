@@ -1,12 +1,12 @@
 """ExecuteForDisplay: nbgrader's Execute, made to survive anything and to skip grade cells (TrustedGrades decides
-those). It runs the student's own cells once, in a kernel started by the configured launcher (classroom.sandbox.kernel,
-classroom.sandbox.launchers: the sandbox by default), so the feedback shows their outputs; nothing there decides a
-grade. Time, memory and output are capped; a kernel that dies or hangs stops the
-run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.trusted.failures):
-TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the run; a student's exception
-bearing one of those names is renamed. Each output is made inert and charged to its cell's caps as it arrives
-(classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held; widget state is not kept.
-Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
+those). It runs the student's own cells once, in a kernel started by the configured launcher
+(classroom.sandbox.kernel, classroom.sandbox.launchers: the sandbox by default), so the feedback shows their
+outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
+run, not the grading. What the grader writes into a cell is an error output named by its kind
+(classroom.trusted.failures): TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the
+run; a student's exception bearing one of those names is renamed. Each output is made inert and charged to its
+cell's caps as it arrives (classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held;
+widget state is not kept. Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
 """
 import contextlib
 import secrets

@@ -15,10 +15,12 @@
   * a session of its own (`--new-session`): no controlling terminal, so even a terminal inherited by mistake cannot
     be sent keystrokes (the TIOCSTI ioctl) into the instructor's shell; the display kernel's standard streams lead
     nowhere anyway (classroom.sandbox.kernel), the grading child's are pipes;
-  * that PID 1 (classroom/sandbox/init_process.py, standard library only) applies the resource limits (address space, CPU
-    seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is root);
-  * with `cgroup` (classroom.sandbox.cgroups), the launcher moves itself into that control group before bwrap starts, so
-    the memory of the whole tree (tmpfs files and memfd included) and its number of processes are bounded.
+  * that PID 1 (classroom/sandbox/init_process.py, standard library only) applies the resource limits (address space,
+    CPU seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is
+    root);
+  * with `cgroup` (classroom.sandbox.cgroups), the launcher moves itself into that control group before bwrap
+    starts, so the memory of the whole tree (tmpfs files and memfd included) and its number of processes are
+    bounded.
 How the sandbox talks to the grader: the grading child speaks over stdin/stdout pipes, which bwrap passes through;
 the display kernel speaks ZeroMQ over *IPC* (unix sockets) in a per-kernel directory bound into the sandbox
 (`ipc_dir`), because with its own network namespace the kernel's 127.0.0.1 is not the grader's. We chose that over

@@ -8,10 +8,10 @@ seconds, and returns plain data rebuilt here (classroom.trusted.protocol: an nda
 `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
 NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
 
-Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is
-killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
-hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it, for one
-submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
+Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
+hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
+`max_strikes` hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it,
+for one submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
 """
 import time
 
