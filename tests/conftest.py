@@ -16,7 +16,7 @@ collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
-LONGEST_FIRST = ["test_assignment_corpus.py", "test_hub_class.py", "test_grading_faults.py",
+LONGEST_FIRST = ["test_nbgrader_contract.py", "test_assignment_corpus.py", "test_hub_class.py", "test_grading_faults.py",
                  "test_grading_parallel.py", "test_assignment_cycle.py", "test_assignment_validate.py",
                  "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_class_report.py", "test_lms_route.py",
                  "test_inert_pages.py", "test_feedback_page.py", "test_self_study_learner.py", "test_browser_explorer.py",
