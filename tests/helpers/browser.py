@@ -176,11 +176,12 @@ def chromium(viewport=(1400, 1100)):
             shutil.rmtree(profile, ignore_errors=True)
 
 
-def run_all_cells(page, timeout_ms=60_000, attempts=3):
+def run_all_cells(page, timeout_ms=60_000, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
 
     Right after the kernel turns idle, JupyterLab can still drop a request to run cells (the cells keep
     their empty prompts), so the command is given again if the first cell has not started within 5 s.
+    With `wait_for_end=False` it returns once they have started (for a notebook whose last cell keeps the kernel busy).
     """
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
     # the toolbar's execution indicator carries the kernel status
@@ -198,6 +199,8 @@ def run_all_cells(page, timeout_ms=60_000, attempts=3):
             continue
     else:
         raise RuntimeError(f"JupyterLab did not run the cells after {attempts} tries of Run All Cells")
+    if not wait_for_end:
+        return
     # wait for the run to end: when it does, JupyterLab moves the focus, which must not happen mid-test
     page.wait_for_function("""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
         .every(prompt => /\\[\\d+\\]/.test(prompt.innerText))""", timeout=timeout_ms)

@@ -51,6 +51,19 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
 }
 
+/** Python's format(x, ".{digits}f"). JavaScript's toFixed rounds a tie (a double exactly halfway between two
+ * results, such as 0.0625 to 3 places) away from zero, Python to the even last digit: ties are found in the double's
+ * exact decimal value (a tie's ends within digits + 1 places; 100 places show any other value differs from it). */
+export function fixed(x, digits) {
+  if (Object.is(x, -0)) return `-${(0).toFixed(digits)}`;
+  const exact = Math.abs(x).toFixed(100);
+  const cut = exact.indexOf(".") + 1 + digits;
+  const tie = exact[cut] === "5" && /^0*$/.test(exact.slice(cut + 1));
+  const down = exact.slice(0, cut);
+  if (!tie || Number(down[down.length - 1]) % 2 === 1) return x.toFixed(digits);
+  return (x < 0 ? "-" : "") + down;
+}
+
 /** Python's format(x, ".4g") for 1e-4 <= x < 1e4 (every divisor d_k**p lies between 1 and 1024). */
 function general4(x) {
   return String(Number(x.toPrecision(4)));
@@ -59,7 +72,7 @@ function general4(x) {
 /** The divisor's name: "1", "√d_k" or "d_k" for the named exponents, else the template with p to two decimals. */
 export function divisorLabel(p, look) {
   const named = look.divisors.find(([, exponent]) => Math.abs(p - exponent) <= 1e-9);
-  return named ? named[0] : fill(look.words.other_divisor, { p: p.toFixed(2) });
+  return named ? named[0] : fill(look.words.other_divisor, { p: fixed(p, 2) });
 }
 
 /** The text of each readout, keyed as the table's data-readout attributes. */
@@ -67,7 +80,7 @@ export function readoutTexts(state, look) {
   const texts = {
     divisor: fill(look.words.divisor, { label: divisorLabel(state.p, look), value: general4(state.divisor) }),
   };
-  look.measures.forEach(([key], i) => { texts[key] = state.readouts[i].toFixed(4); });
+  look.measures.forEach(([key], i) => { texts[key] = fixed(state.readouts[i], 4); });
   texts.winner = fill(look.words.winner, { position: state.winner + 1, T: state.T });
   texts.seed = String(state.seed);
   return texts;
@@ -372,7 +385,7 @@ class ExplorerView {
       control.shown.textContent = text;
     };
     set(this.dK, look.widths.indexOf(state.d_k), String(state.d_k));
-    set(this.p, Math.round(state.p * look.p_steps), state.p.toFixed(2));
+    set(this.p, Math.round(state.p * look.p_steps), fixed(state.p, 2));
     set(this.T, state.T, String(state.T));
     for (const button of this.divisorButtons) {
       const pressed = Math.abs(Number(button.dataset.exponent) - state.p) <= 1e-9;
@@ -409,7 +422,7 @@ class ExplorerView {
     this.curvePanel.horizontal(this.curveEven, 1 / T);
     const top = state.weights[state.winner];
     place(this.winnerText, { x: this.weightPanel.x(state.winner + 1), y: this.weightPanel.y(top + look.winner_lift) });
-    this.winnerText.textContent = top.toFixed(2);
+    this.winnerText.textContent = fixed(top, 2);
 
     const points = look.widths.map((width, i) => [this.curvePanel.x(width), this.curvePanel.y(state.curve[i])]);
     this.curveLine.setAttribute("points", points.map((point) => point.join(",")).join(" "));
@@ -430,7 +443,7 @@ class ExplorerView {
       }
       const row = rows[j] ?? make("tr", {}, this.numbers);
       if (!rows[j]) for (let c = 0; c < 4; c += 1) make(c === 0 ? "th" : "td", c === 0 ? { scope: "row" } : {}, row);
-      const texts = [String(j + 1), state.scores[j].toFixed(3), state.divided[j].toFixed(3), state.weights[j].toFixed(4)];
+      const texts = [String(j + 1), fixed(state.scores[j], 3), fixed(state.divided[j], 3), fixed(state.weights[j], 4)];
       texts.forEach((text, c) => { if (row.cells[c].textContent !== text) row.cells[c].textContent = text; });
     }
   }
