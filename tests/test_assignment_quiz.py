@@ -10,7 +10,7 @@ import pytest
 from classroom.trusted import failures
 from classroom.trusted.verdict import decide
 from conftest import ROOT, load_notebook
-from tests.helpers.course import SANDBOXED
+from tests.helpers.course import LAUNCHER
 from tests.helpers.quiz_answers import QUESTIONS, RIGHT
 from tests.helpers.tools import load_tool
 
@@ -32,7 +32,7 @@ def checks():
 def grade(answers):
     """Grade answer cells (a list of the student's cell sources) the way autograding does (in the sandbox, which
     makes each test that calls this an integration test): [Verdict] in question order."""
-    verdicts = decide(answers, checks(), sandboxed=SANDBOXED)
+    verdicts = decide(answers, checks(), launcher=LAUNCHER)
     return [verdicts[grade_id] for grade_id, _ in checks()]
 
 

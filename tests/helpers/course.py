@@ -13,6 +13,7 @@ from pathlib import Path
 
 from classroom import cells, course
 from classroom.sandbox import launch as sandbox
+from classroom.sandbox.launchers import NAMES as LAUNCHERS
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -27,6 +28,8 @@ SANDBOXED = sandbox.bwrap_path() is not None
 if not SANDBOXED and os.environ.get("REQUIRE_SANDBOX_TESTS") == "1":
     raise RuntimeError("REQUIRE_SANDBOX_TESTS=1 but bubblewrap is not installed: apt-get install bubblewrap")
 AUTOGRADE_FLAGS = [] if SANDBOXED else ["--no-sandbox"]  # for `python -m classroom.autograde`
+LAUNCHER_CLASS = "bubblewrap" if SANDBOXED else "unsandboxed"  # c.Grader.launcher_class (classroom.sandbox.launchers)
+LAUNCHER = LAUNCHERS[LAUNCHER_CLASS]()  # for StudentCode and decide
 
 
 def nbgrader_env(**extra):
@@ -80,7 +83,7 @@ def make_course(path, config=""):
     shutil.copy(ROOT / "nbgrader_config.py", path)
     extra = config
     if not SANDBOXED:
-        extra += "\nc.Sandbox.enabled = False  # the tests' explicit choice on a machine without bubblewrap\n"
+        extra += f'\nc.Grader.launcher_class = "{LAUNCHER_CLASS}"  # the tests\' explicit choice: no bubblewrap here\n'
     with open(path / "nbgrader_config.py", "a") as file:
         file.write("\n" + extra)
     shutil.copytree(ROOT / "source", path / "source")
