@@ -237,15 +237,6 @@ def stopping_copy(folder):
     return path
 
 
-def kernel_pid(kernel_id):
-    """The process id of the kernel with this id (its command line names its connection file)."""
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        with contextlib.suppress(OSError):
-            if f"kernel-{kernel_id}.json".encode() in cmdline.read_bytes():
-                return int(cmdline.parent.name)
-    raise LookupError(f"no process runs kernel {kernel_id}")
-
-
 def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page, tmp_path):
     with Server("lab", notebook=stopping_copy(tmp_path)) as server:
         page.goto(server.url(), wait_until="commit", timeout=WAIT_MS)
@@ -259,8 +250,7 @@ def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page,
         run_all_cells(page, wait_for_end=False)
         page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
         page.locator(VIEW).scroll_into_view_if_needed()
-        [kernel] = server.api("/api/kernels")
-        pid = kernel_pid(kernel["id"])
+        [(pid, _)] = server.kernels()
         wait_until_stopped(pid)
         try:
             assert_shows(page, 64, 0.5)

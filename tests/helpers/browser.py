@@ -133,6 +133,24 @@ class Server:
             body = reply.read()
         return json.loads(body) if body else None
 
+    def kernels(self):
+        """[(process id, connection file)] of the kernels this server started (its descendants run with `-f FILE`)."""
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            with contextlib.suppress(OSError, ValueError):
+                args = cmdline.read_bytes().decode(errors="replace").split("\0")
+                if "-f" in args and self._descends(int(cmdline.parent.name)):
+                    found.append((int(cmdline.parent.name), args[args.index("-f") + 1]))
+        return found
+
+    def _descends(self, pid):
+        while pid > 1:
+            if pid == self.proc.pid:
+                return True
+            status = Path(f"/proc/{pid}/status").read_text()
+            pid = int(status.split("PPid:")[1].split()[0])
+        return False
+
     def stop(self):
         """Shut the kernels down (JupyterLab), then end the server's process group; return the kernel ids seen."""
         kernels = []
