@@ -29,8 +29,10 @@ SERIOUS = ("serious", "critical")
 # Runs axe on the whole page; keeps each violation's rule, impact, help and the first few elements it names.
 RUN_AXE = """async () => {
     const results = await axe.run(document, {resultTypes: ['violations']});
-    return results.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                         nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+    return results.violations.map(v => ({
+        id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 5).map(n => n.target.join(' ') + ': ' + n.failureSummary),
+    }));
 }"""
 
 

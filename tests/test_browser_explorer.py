@@ -60,7 +60,8 @@ GRID = """([seed, Ts, pSteps, widthCount]) => {
                 set('.explorer-d-k input', i);
                 shown.push({
                     T, k, i,
-                    weights: [...root.querySelectorAll('.explorer-weight-bar[data-weight]')].map(r => Number(r.dataset.weight)),
+                    weights: [...root.querySelectorAll('.explorer-weight-bar[data-weight]')]
+                             .map(r => Number(r.dataset.weight)),
                     curve: [...root.querySelectorAll('.explorer-curve-dot')].map(c => Number(c.dataset.topWeight)),
                     readouts: Object.fromEntries([...root.querySelectorAll('td[data-readout]')]
                                                  .map(td => [td.dataset.readout, td.textContent])),
@@ -82,7 +83,7 @@ def expected(d_k, p, T=8, seed=0):
 def shown(page):
     """Every readout as the page shows it: {data-readout key: text}."""
     return page.eval_on_selector_all(f"{VIEW} td[data-readout]",
-                                     "cells => Object.fromEntries(cells.map(td => [td.dataset.readout, td.textContent]))")
+                                     "cells => Object.fromEntries(cells.map(c => [c.dataset.readout, c.textContent]))")
 
 
 def shows(page, **texts):

@@ -114,7 +114,8 @@ def stand_in_html(settings=None, seeds=STAND_IN_SEEDS):
     if state.seed + seeds - 1 > LARGEST_SEED:
         raise ValueError(f"the seeds embedded must stay at most {LARGEST_SEED}; got {seeds} from {state.seed}")
     picture = base64.b64encode(ExplorerFigure(state).svg().encode("utf-8")).decode("ascii")
-    model = {"d_k": state.d_k, "p": state.p, "T": state.T, "seed": state.seed, "rows": seed_rows(range(state.seed, state.seed + seeds)),
+    model = {"d_k": state.d_k, "p": state.p, "T": state.T, "seed": state.seed,
+             "rows": seed_rows(range(state.seed, state.seed + seeds)),
              "look": view_look(), "reseed": "embedded"}
     data = {"model": model, "css": VIEW_CSS.read_text(encoding="utf-8")}
     return HTML_TEMPLATES.get_template("stand_in.html.j2").render(

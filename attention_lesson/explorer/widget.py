@@ -69,7 +69,8 @@ class DivisorExplorer(anywidget.AnyWidget):
     def _valid_T(self, proposal):
         T = _checked(as_positions, proposal, "T")
         if T > POSITIONS[1]:
-            raise traitlets.TraitError(f"T must be at most {POSITIONS[1]}, the most positions the slider offers; got {T}")
+            raise traitlets.TraitError(f"T must be at most {POSITIONS[1]}, the most positions the slider offers; "
+                                       f"got {T}")
         return T
 
     @traitlets.validate("seed")

@@ -170,8 +170,8 @@ class Panel {
   /** Vertical grid lines, tick marks and labels at [[value, label], ...]; replaces the previous ones. */
   drawXTicks(ticks) {
     const font = this.look.font_px;
-    for (const node of [...this.grid.querySelectorAll(".explorer-xtick"), ...this.ticks.querySelectorAll(".explorer-xtick")]) {
-      node.remove();
+    for (const group of [this.grid, this.ticks]) {
+      for (const node of group.querySelectorAll(".explorer-xtick")) node.remove();
     }
     for (const [value, label] of ticks) {
       const x = this.x(value);
@@ -278,7 +278,8 @@ class ExplorerView {
                                 "aria-labelledby": `${this.id}-divisor` }, left);
     make("span", { id: `${this.id}-divisor`, class: "explorer-label" }, group, words.divisor);
     this.divisorButtons = look.divisors.map(([name, exponent]) => {
-      const button = make("button", { type: "button", "aria-pressed": "false", "data-exponent": exponent }, group, name);
+      const button = make("button", { type: "button", "aria-pressed": "false", "data-exponent": exponent }, group,
+                          name);
       button.addEventListener("click", () => this.change({ p: exponent }));
       return button;
     });
@@ -340,7 +341,8 @@ class ExplorerView {
     const most = look.positions[1];
     this.scoreBars = scores.bars(most, "explorer-score-bar");
     this.dividedBars = scores.bars(most, "explorer-divided-bar");
-    svg("line", { x1: scores.x0, x2: scores.x1, y1: scores.y(0), y2: scores.y(0), class: "explorer-zero" }, scores.marks);
+    svg("line", { x1: scores.x0, x2: scores.x1, y1: scores.y(0), y2: scores.y(0), class: "explorer-zero" },
+        scores.marks);
     this.weightBars = weights.bars(most, "explorer-weight-bar");
     this.evenLine = svg("line", { class: "explorer-even" }, weights.marks);
     this.winnerText = svg("text", { class: "explorer-winner", "text-anchor": "middle" }, weights.marks);
