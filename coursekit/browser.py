@@ -1,15 +1,14 @@
-"""Servers and a browser for the tests and the benchmark that use the explorer as a student does.
+"""Servers and a browser for the tests and the benchmark that use a page as a student or an instructor does.
 
-Starts JupyterLab or Voilà on a free loopback port in its own process group and stops the whole group
-afterwards; launches Debian's Chromium through Playwright (never `playwright install`). Used by
-tests/test_browser_explorer.py, tests/test_inert_pages.py, tests/test_feedback_page.py and bench/explorer_latency.py.
+Starts JupyterLab or Voilà (`Server`), or `make lab` itself (`make_lab`), on a free loopback port in its own process
+group and stops the whole group afterwards; launches Debian's Chromium through Playwright (never `playwright
+install`). Whether this machine has a browser at all: coursekit.parts (`requires("browser")`).
 """
 import contextlib
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,7 +17,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from coursekit.ports import free_port
+from coursekit.repository import ROOT
+
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 # Headless Chromium on a machine without network: no GPU, no first-run page, and no background traffic
@@ -26,34 +27,6 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio"]
 ROOT_FLAG = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-
-
-def why_no_browser():
-    """A reason the browser tests cannot run here, or None when they can."""
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        return "the Python package playwright is not installed (pip install -r requirements.txt)"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium is not at {CHROMIUM} (apt-get install -y chromium, or set CHROMIUM=/path/to/it)"
-    return None
-
-
-def browser_tests():
-    """The pytest marks of a module of browser tests: integration, and skipped with the reason where there is no
-    browser, except where CI requires them (REQUIRE_BROWSER_TESTS=1): there a missing browser is an error."""
-    import pytest
-
-    missing = why_no_browser()
-    if missing and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":
-        raise RuntimeError(f"REQUIRE_BROWSER_TESTS=1 but {missing}")
-    return [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no browser: {missing}")]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -210,3 +183,39 @@ def focus(page, selector):
     element.focus()
     page.wait_for_function("(selector) => document.activeElement === document.querySelector(selector)", arg=selector,
                            timeout=5_000)
+
+
+# ---- `make lab` as a user starts it (tests/lab/) ------------------------------------------------------------
+LAB_TOKEN = "lesson-test-token"
+
+
+@contextlib.contextmanager
+def make_lab(cwd=ROOT, env=None, make_args=()):
+    """Yield (base URL, token) once `make lab` answers; fail with the end of its output if it exits instead."""
+    port = free_port()
+    lab_args = f"--no-browser --ip=127.0.0.1 --port={port} --ServerApp.token={LAB_TOKEN}"
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(["make", "--no-print-directory", *make_args, "lab", f"LAB_ARGS={lab_args}"], cwd=cwd,
+                                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(240):  # JupyterLab takes a few seconds to start; give up after about two minutes
+                if proc.poll() is not None:
+                    log.seek(0)
+                    raise AssertionError(f"make lab exited with {proc.returncode}:\n"
+                                         f"{log.read().decode(errors='replace')[-3000:]}")
+                try:
+                    urllib.request.urlopen(f"{base}/api/status?token={LAB_TOKEN}", timeout=5).close()
+                    break
+                except OSError:
+                    time.sleep(0.5)
+            else:
+                raise AssertionError("make lab never answered")
+            yield base, LAB_TOKEN
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()

@@ -1,5 +1,6 @@
-"""Watching real grading runs from a test (issue 12): what the gradebook and the autograded folders hold, whose
-processes are still alive, and a driver run in the background that the test interrupts."""
+"""Watching real grading runs from a test or a bench: what the gradebook and the autograded folders hold, whose
+processes are still alive, a driver run in the background that the test interrupts, and a Dask cluster on
+127.0.0.1."""
 import contextlib
 import subprocess
 import sys
@@ -7,9 +8,9 @@ from pathlib import Path
 
 from classroom import course as classroom_course
 from classroom.grading import record
-from tests.helpers import course
-from tests.helpers.browser import free_port
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import course
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.ports import free_port
 
 # A small class: work that is right, wrong, and one that hits a limit (a function that never returns).
 CODE = {"right": (SUBMISSIONS / "correct_matmul.py").read_text(),

@@ -1,4 +1,4 @@
-"""A throw-away class on a JupyterHub of its own, for tests/test_hub_class.py.
+"""A throw-away class on a JupyterHub of its own, for tests/hub/test_hub_class.py.
 
 Real Linux accounts (sqdk-test-<random>-…: an instructor and two students) in two groups of the same prefix, a
 course directory, exchange and hub state in a fresh folder, the shared environment made by `make hub-env` and the
@@ -20,7 +20,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.helpers.browser import ROOT, free_port, why_no_browser
+from coursekit.ports import free_port
+from coursekit.repository import ROOT
 
 DEPLOY = ROOT / "deploy" / "jupyterhub"
 WAIT_S = 120
@@ -33,28 +34,6 @@ def deploy_module(name):
     spec.loader.exec_module(module)
     return module
 
-
-def why_no_hub():
-    """A reason the hub test cannot run here, or None when it can."""
-    if os.geteuid() != 0:
-        return "it creates Linux accounts and runs JupyterHub as root: run the tests as root"
-    for command in ("useradd", "userdel", "groupadd", "chpasswd", "npm", "bwrap"):
-        if shutil.which(command) is None:
-            return f"{command} is not installed"
-    if not Path("/usr/bin/python3").exists():
-        return "the shared environment is made with /usr/bin/python3, which is missing"
-    return why_no_browser()
-
-
-def hub_tests():
-    """The pytest marks of the hub test: integration, skipped with the reason where the machine does not allow it,
-    except where CI requires it (REQUIRE_HUB_TESTS=1): there it is an error."""
-    import pytest
-
-    missing = why_no_hub()
-    if missing and os.environ.get("REQUIRE_HUB_TESTS") == "1":
-        raise RuntimeError(f"REQUIRE_HUB_TESTS=1 but {missing}")
-    return [pytest.mark.integration, pytest.mark.skipif(missing is not None, reason=f"no hub here: {missing}")]
 
 
 def until(condition, what, seconds=WAIT_S):

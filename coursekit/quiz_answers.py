@@ -3,9 +3,8 @@ classroom.quiz.variants), and the fragments of hidden tests and reference soluti
 import json
 
 from classroom.quiz.variants import PUBLIC_SEED, draw
-
-from .course import RELEASED
-from .tools import load_tool
+from coursekit.course import RELEASED
+from tools.quiz_variant import HIDDEN_TEST_FRAGMENTS
 
 QUESTIONS = list(draw(PUBLIC_SEED))
 RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}
@@ -13,7 +12,7 @@ RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}
 # What must never reach a student: fragments of the hidden tests and of the reference solution.
 SECRETS = ["BEGIN HIDDEN TESTS", "_expected", "_through_jacobians", "_diagnosis", "_reference_sizes", "_chained",
            "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values", "-5 / 3",
-           *load_tool("quiz_variant").HIDDEN_TEST_FRAGMENTS]
+           *HIDDEN_TEST_FRAGMENTS]
 
 
 def answer_cell(n, answer):

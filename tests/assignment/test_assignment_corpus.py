@@ -5,7 +5,7 @@ one student's recorded score for every grade cell against tests/submissions/corp
 """
 import pytest
 
-from tests.helpers import corpus, course
+from coursekit import corpus, course
 
 ENTRIES = corpus.corpus()
 

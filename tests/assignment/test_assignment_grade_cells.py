@@ -1,6 +1,6 @@
 """The checks of score_gradient.ipynb live in source/score_gradient/grade_cells.py: the notebook's grade cells are
 what tools/grade_cells.py builds from it, the file runs as a module against the reference solution, and it never
-leaves source/ (not in release/; tests/test_assignment_corpus.py checks the autograded folders)."""
+leaves source/ (not in release/; tests/assignment/test_assignment_corpus.py checks the autograded folders)."""
 import importlib
 import json
 import sys
@@ -8,11 +8,10 @@ import sys
 import nbformat
 import pytest
 
-from conftest import ROOT
-from tests.helpers.tools import load_tool
-from tests.helpers.course import ASSIGNMENT
+from coursekit.course import ASSIGNMENT
+from coursekit.repository import ROOT
+from tools import grade_cells as grade_cells_tool
 
-grade_cells_tool = load_tool("grade_cells")
 SOURCE = ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 CHECKS = grade_cells_tool.checks_file(SOURCE)
 

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from classroom import cells
-from conftest import ROOT, load_notebook
-from tests.helpers import course
+from coursekit.repository import ROOT, load_notebook
+from coursekit import course
 
 SOURCE = ROOT / "source" / "score_gradient" / "score_gradient.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"

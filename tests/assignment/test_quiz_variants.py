@@ -2,7 +2,7 @@
 guessing, every key is right by arithmetic done here, and the notebook's grade cells judge answers as promised.
 
 The grade cells are run here in plain Python, as a student's kernel runs them (an unanswered question leaves its
-`answer_N` undefined); tests/test_assignment_quiz.py runs them in the real grader.
+`answer_N` undefined); tests/assignment/test_assignment_quiz.py runs them in the real grader.
 """
 import ast
 import contextlib
@@ -18,10 +18,9 @@ import pytest
 from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
 from classroom.quiz.variants import PUBLIC_SEED, draw
-from conftest import ROOT, load_notebook
-from tests.helpers.tools import load_tool
+from coursekit.repository import ROOT, load_notebook
+from tools import quiz_variant as tool
 
-tool = load_tool("quiz_variant")
 SEEDS = [f"fresh-test-seed-{i:04d}" for i in range(400)]
 VARIANTS = [draw(seed) for seed in SEEDS]
 SOURCE = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
@@ -258,5 +257,5 @@ def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path
     for secret in (seed, hashlib.sha256(f"quiz-variant|{seed}".encode()).hexdigest()):
         assert secret not in text
     makefile = (ROOT / "Makefile").read_text()
-    recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python tools/quiz_variant.py\n\t\$\(MAKE\) release$"
+    recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python -m tools\.quiz_variant\n\t\$\(MAKE\) release$"
     assert re.search(recipe, makefile, re.M)

@@ -10,10 +10,9 @@ import pytest
 
 from attention_lesson.quiz import bank as quiz
 from attention_lesson.quiz import widgets as quiz_widgets
-from conftest import ROOT, load_notebook
-from tests.helpers.tools import load_tool
+from coursekit.repository import ROOT, load_notebook
+from tools import quiz_bank as quiz_bank_tool
 
-quiz_bank_tool = load_tool("quiz_bank")
 
 BANK = quiz.load_bank()
 QUESTIONS = list(BANK.values())

@@ -2,10 +2,9 @@
 
 Each test serves a copy of notebooks/04-explore-the-divisor.ipynb, opens it in Debian's Chromium through
 Playwright, moves the d_k slider with the keyboard, switches the divisor with a click, and checks that
-the picture really changed and that the readouts on the page are the numbers numpy gives (explorer_reference).
+the picture really changed and that the readouts on the page are the numbers numpy gives (tests/explorer/reference.py).
 As a Voilà app it also follows the notebook's links. It saves a screenshot before and after (into
-build/screenshots/, or $EXPLORER_SCREENSHOTS) and stops every process it started. Without Chromium or
-playwright the tests are skipped, unless REQUIRE_BROWSER_TESTS=1 (CI).
+build/screenshots/, or $EXPLORER_SCREENSHOTS) and stops every process it started.
 """
 import base64
 import io
@@ -17,10 +16,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.helpers.browser import EXPLORER, ROOT, Server, browser_tests, chromium, focus, run_all_cells
+from coursekit.browser import EXPLORER, ROOT, Server, chromium, focus, run_all_cells
+from coursekit.parts import requires
+from tests.explorer.reference import expected_readouts
 
-pytestmark = browser_tests()
-from explorer_reference import expected_readouts
+pytestmark = requires("browser")
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))
 WAIT_MS = 60_000

@@ -1,6 +1,6 @@
 """The explorer's picture draws exactly the state it is given, and its words say exactly that state.
 
-Expectations are computed with plain numpy in explorer_reference; nothing here calls the model to know the answer
+Expectations are computed with plain numpy in tests/explorer/reference.py; nothing here calls the model to know the answer
 the figure should give, except to hand the figure a state to draw.
 """
 import io
@@ -18,7 +18,7 @@ from attention_lesson.explorer.figure import (OTHER_EXPONENT_COLOUR, UNDIVIDED_C
 from attention_lesson.explorer.model import WIDTHS, explorer_state
 from attention_lesson.style import DIVISOR_COLOURS
 from attention_lesson.vocabulary import LARGEST_SLOPE, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
-from explorer_reference import expected_readouts, expected_weights
+from tests.explorer.reference import expected_readouts, expected_weights
 
 
 def pixels(png):

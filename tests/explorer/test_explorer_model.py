@@ -1,6 +1,6 @@
 """The explorer's numbers (attention_lesson.explorer.model) agree with numpy computed from scratch.
 
-Every expectation is worked out with plain numpy (here or in explorer_reference), never by the code under test.
+Every expectation is worked out with plain numpy (here or in tests/explorer/reference.py), never by the code under test.
 """
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ import pytest
 from attention_lesson.explorer.model import (READOUTS, WIDTHS, attention_weights, divisor_label, divisor_value,
                                              explorer_state, readouts, top_weight_curve, unit_scores)
 from attention_lesson.vocabulary import DIVISOR_EXPONENTS, LARGEST_SLOPE, TOP_WEIGHT, TOTAL_SLOPE
-from explorer_reference import expected_readouts, expected_row, expected_weights
+from tests.explorer.reference import expected_readouts, expected_row, expected_weights
 
 
 SETTINGS = [(4, 0.0, 8, 0), (64, 0.5, 8, 0), (1024, 1.0, 8, 3), (256, 0.25, 5, 12), (16, 0.8, 16, 7), (1024, 0.0, 2, 1)]

@@ -1,7 +1,7 @@
 """The explorer's widgets, driven from Python, show the state their controls ask for.
 
 Each test gets a new explorer of its own (the `explorer` fixture is function-scoped). Expectations come from plain
-numpy (explorer_reference); readouts are read back from the HTML the page shows.
+numpy (tests/explorer/reference.py); readouts are read back from the HTML the page shows.
 """
 import base64
 import io
@@ -15,7 +15,7 @@ from attention_lesson.explorer import DivisorExplorer
 from attention_lesson.explorer.figure import ExplorerFigure, bar_heights
 from attention_lesson.explorer.widget import STAND_IN_TEXT
 from attention_lesson.vocabulary import TOP_WEIGHT
-from explorer_reference import expected_readouts, expected_row
+from tests.explorer.reference import expected_readouts, expected_row
 
 
 def shown_readouts(explorer):

@@ -1,18 +1,18 @@
-"""Hostile notebooks for the tests of what reaches autograded/ and feedback/ (tests/test_inert_pages.py,
-tests/test_output_caps.py, tests/test_inert_content.py).
+"""Hostile notebooks for the tests of what reaches autograded/ and feedback/ (tests/feedback/test_inert_pages.py,
+tests/feedback/test_output_caps.py, tests/feedback/test_inert_content.py).
 
 Every script payload, if it ever ran, would leave four traces a browser test can see: it adds its name to
 `window.__pwned`, sets the page title, asks for a page on its own host `<name>.payload.invalid`, and opens a dialog.
 Payloads that cannot run script (a stylesheet, a refresh, an external image) name such a host too, so a request to
 it is the trace. Nothing here runs anything: these are notebooks as plain data, handed in through
-tests.helpers.course.
+coursekit.course.
 """
 import base64
 import io
 import struct
 import zlib
 
-from tests.helpers.course import submission
+from coursekit.course import submission
 
 HOST = "payload.invalid"
 MARKER_TITLE = "pwned"

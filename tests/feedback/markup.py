@@ -1,5 +1,5 @@
-"""Reading the HTML a page generator wrote, for the tests of what it lets through (tests/test_inert_content.py,
-tests/test_feedback_math.py)."""
+"""Reading the HTML a page generator wrote, for the tests of what it lets through (tests/feedback/test_inert_content.py,
+tests/feedback/test_feedback_math.py)."""
 from html.parser import HTMLParser
 
 

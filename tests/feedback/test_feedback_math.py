@@ -1,6 +1,6 @@
 """Maths in the pages made from notebooks is MathML written at generation (classroom.feedback.markdown_math), and
 the pages' whitelist (classroom.feedback.clean_html.clean_html) lets through exactly the MathML that needs, no
-link, colour or style. No browser here: tests/test_feedback_page.py looks at the rendered page."""
+link, colour or style. No browser here: tests/feedback/test_feedback_page.py looks at the rendered page."""
 import re
 
 import pytest
@@ -8,8 +8,8 @@ from jinja2 import Environment
 
 from classroom.feedback.clean_html import clean_html
 from classroom.feedback.markdown_math import markdown2html, mathml
-from conftest import ROOT, load_notebook
-from tests.helpers.markup import Tags
+from coursekit.repository import ROOT, load_notebook
+from tests.feedback.markup import Tags
 
 NOTEBOOKS = sorted((ROOT / "release").rglob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from classroom import cells
-from tests.helpers import course
-from tests.helpers.browser import ROOT, browser_tests, chromium
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import course
+from coursekit.browser import ROOT, chromium
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.parts import requires
 
-pytestmark = browser_tests()
+pytestmark = requires("browser")
 
 SHOTS = ROOT / "build" / "feedback-screenshots"
 WIDTH = 1000

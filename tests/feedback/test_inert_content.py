@@ -1,6 +1,6 @@
 """InertContent and its parts on their own (no kernel, no nbgrader run): what a notebook keeps once made inert, what
 it loses, the notes that say so, and that doing it twice changes nothing more. The browser test
-(tests/test_inert_pages.py) and the size test (tests/test_output_caps.py) run the same through the real commands."""
+(tests/feedback/test_inert_pages.py) and the size test (tests/feedback/test_output_caps.py) run the same through the real commands."""
 import copy
 import io
 import json
@@ -21,9 +21,9 @@ from classroom.feedback.inert_images import checked
 from classroom.feedback.inert_markdown import active, inert_markdown
 from classroom.feedback.inert_outputs import reduce_outputs
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
-from tests.helpers import hostile
-from tests.helpers.course import SUBMISSIONS, submission
-from tests.helpers.markup import Tags
+from tests.feedback import hostile
+from coursekit.course import SUBMISSIONS, submission
+from tests.feedback.markup import Tags
 
 CORRECT = (SUBMISSIONS / "correct_keepdims.py").read_text()
 HONEST_MARKDOWN = [

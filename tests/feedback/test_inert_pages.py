@@ -2,7 +2,7 @@
 the course's own commands (`python -m classroom.autograde`, `nbgrader generate_feedback`, `python -m
 classroom.report`), and every feedback page and the report page are opened in Debian's Chromium (Playwright).
 
-The payloads (tests/helpers/hostile.py) are Markdown (script, event handlers, iframe, refresh, stylesheet, object,
+The payloads (tests/feedback/hostile.py) are Markdown (script, event handlers, iframe, refresh, stylesheet, object,
 embed, base, form, outside images, a script link), outputs of every rich kind (HTML, JavaScript, Markdown, SVG, LaTeX,
 a widget view, image metadata that nbconvert writes into the page unquoted), attachments, a raw cell, cell tags and
 widget state. Each payload, if it ran, would leave a trace: a dialog, a changed title, a name in `window.__pwned`, or a
@@ -17,12 +17,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.helpers import course, hostile
-from tests.helpers.browser import browser_tests, chromium
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
-from tests.helpers.quiz_answers import SECRETS
+from coursekit import course
+from coursekit.browser import chromium
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.parts import requires
+from coursekit.quiz_answers import SECRETS
+from tests.feedback import hostile
 
-pytestmark = browser_tests()
+pytestmark = requires("browser")
 
 CORRECT = (SUBMISSIONS / "correct_keepdims.py").read_text()
 # A function that raises with HTML in its message: the message reaches the report's list of common failures.

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from classroom.trusted import failures
-from tests.helpers import course, hostile
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import course
+from tests.feedback import hostile
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 

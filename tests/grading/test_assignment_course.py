@@ -5,7 +5,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from classroom.trusted import failures
-from tests.helpers import course
+from coursekit import course
 
 pytestmark = pytest.mark.integration
 

@@ -15,9 +15,9 @@ import pytest
 
 from classroom import cells
 from classroom.trusted import failures
-from tests.helpers import course
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
-from tests.helpers.quiz_answers import QUESTIONS, RIGHT, SECRETS
+from coursekit import course
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.quiz_answers import QUESTIONS, RIGHT, SECRETS
 
 pytestmark = pytest.mark.integration
 

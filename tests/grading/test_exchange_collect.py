@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import course
-from tests.helpers.course import ASSIGNMENT, RELEASED
+from coursekit import course
+from coursekit.course import ASSIGNMENT, RELEASED
 
 pytestmark = pytest.mark.integration
 

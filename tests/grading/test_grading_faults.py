@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import course
-from tests.helpers.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import course
+from coursekit.course import ASSIGNMENT, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 

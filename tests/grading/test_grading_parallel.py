@@ -1,4 +1,4 @@
-"""Grading a class on every core and on a Dask cluster (issue 12): two submissions at once give exactly what one at a
+"""Grading a class on every core and on a Dask cluster: two submissions at once give exactly what one at a
 time gives, the progress shows on a terminal, a PostgreSQL gradebook works, a parallel run interrupted in any way
 (Ctrl-C, SIGTERM, SIGKILL) leaves no grader running and is finished by the next plain run, which grades only what was
 left, and on a Dask cluster (a `dask scheduler` and two `dask worker` processes started here on 127.0.0.1) a worker
@@ -17,9 +17,10 @@ import pytest
 
 from classroom import autograde
 from classroom.grading import progress, record
-from tests.helpers import course, postgres
-from tests.helpers import grading_runs as runs
-from tests.helpers.course import ASSIGNMENT
+from coursekit import course, postgres
+from coursekit import grading_runs as runs
+from coursekit.course import ASSIGNMENT
+from coursekit.parts import requires
 
 CLASS = {"ann": "right", "ben": "wrong", "cat": "hangs"}
 
@@ -100,9 +101,8 @@ def test_two_at_once_grade_exactly_as_one_at_a_time(serial, parallel):
     assert runs.leftovers(place) == [] and set(runs.submission_count(place).values()) == {1}
 
 
-@pytest.mark.integration
+@requires("postgres")
 def test_a_postgresql_gradebook_gets_the_same_grades(handed_in, serial, tmp_path):
-    postgres.require()
     with postgres.server() as url:
         place = copy(handed_in, tmp_path)
         shutil.rmtree(place / "submitted" / "cat")  # right and wrong work are enough to show it
@@ -159,22 +159,13 @@ def test_an_interrupted_parallel_run_is_finished_by_the_next_one(handed_in, seri
     assert runs.leftovers(place) == [] and set(runs.submission_count(place).values()) == {1}
 
 
-def dask_command():
-    """The `dask` command of this environment; the test is skipped without it, unless REQUIRE_DASK_TESTS=1."""
-    if not runs.DASK.exists():
-        if os.environ.get("REQUIRE_DASK_TESTS") == "1":
-            pytest.fail("REQUIRE_DASK_TESTS=1 but Dask `distributed` is not installed (it is in requirements.txt)")
-        pytest.skip("Dask `distributed` is not installed (pip install -r requirements.txt)")
-
-
 def busy(workers):
     """The live workers grading a submission now (their process has children: a sandbox)."""
     return [w for w in workers if w.poll() is None and runs.descendants(w.pid)]
 
 
-@pytest.mark.integration
+@requires("dask")
 def test_a_dask_worker_killed_mid_run_loses_nothing_and_grades_nothing_twice(handed_in, serial, tmp_path):
-    dask_command()
     place = copy(handed_in, tmp_path)
     shutil.rmtree(place / "submitted" / "ben")  # right work and a hang: the worker killed holds the hang
     graded_here = {"ann", "cat"}

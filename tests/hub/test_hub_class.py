@@ -1,6 +1,6 @@
 """A class on the JupyterHub of deploy/jupyterhub/, used as a class uses it, in Debian's Chromium (playwright).
 
-Real Linux accounts log in through PAM (tests/helpers/hub.py makes and removes them): the instructor opens
+Real Linux accounts log in through PAM (coursekit/hub.py makes and removes them): the instructor opens
 Nbgrader › Formgrader inside JupyterLab (it must load there, not only by its own address) and releases the
 assignment with its Release button; each student lands on lesson 01, fetches the assignment in the Assignments tab,
 hands in an answer (one right, one wrong: tests/submissions/), presses Validate and Submit. The instructor, a
@@ -8,8 +8,8 @@ non-root account, collects, autogrades in the bubblewrap sandbox (`python -m cla
 autograde` runs), and releases feedback; each student fetches and opens their feedback. Then each student, as their
 own Linux account, tries to read every private path of the course and of the other student, and must be refused.
 Screenshots: build/hub-screenshots/. The shared environment is built once at /opt/sqrt-dk/venv (`make hub-env`,
-about 800 MB) and reused while the pins stay the same. Skipped with a reason where the machine does not allow it (not root, no
-useradd, npm, bubblewrap or Chromium), required where REQUIRE_HUB_TESTS=1 (CI).
+about 800 MB) and reused while the pins stay the same. It needs root, useradd, npm, bubblewrap and Chromium
+(coursekit.parts).
 """
 import json
 import os
@@ -21,12 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
-from tests.helpers.corpus import corpus, notebook
-from tests.helpers.course import max_scores, scores
-from tests.helpers.hub import WAIT_S, Hub, hub_tests, until
+from coursekit.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
+from coursekit.corpus import corpus, notebook
+from coursekit.course import max_scores, scores
+from coursekit.hub import WAIT_S, Hub, until
+from coursekit.parts import requires
 
-pytestmark = hub_tests()
+pytestmark = requires("hub", "browser", "sandbox")
 SHOTS = ROOT / "build" / "hub-screenshots"
 WAIT_MS = WAIT_S * 1000
 ASSIGNMENT = "score_gradient"

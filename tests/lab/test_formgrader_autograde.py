@@ -1,5 +1,5 @@
 """classroom.plugins.formgrader_autograde without a server: what the formgrader's Autograde button runs, and what it refuses.
-The button itself, in Chromium, is in tests/test_formgrader_lab.py."""
+The button itself, in Chromium, is in tests/lab/test_formgrader_lab.py."""
 import asyncio
 import sys
 

@@ -21,11 +21,11 @@ import subprocess
 
 import pytest
 
-from tests.helpers import course as helpers
-from tests.helpers.browser import ROOT, browser_tests, chromium
-from tests.helpers.make_lab import make_lab
+from coursekit import course as helpers
+from coursekit.browser import ROOT, chromium, make_lab
+from coursekit.parts import requires
 
-pytestmark = browser_tests()
+pytestmark = requires("browser")
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
 SHOT = ROOT / "build" / "formgrader.png"
 AUTOGRADE_SHOT = ROOT / "build" / "formgrader-autograde.png"
@@ -144,7 +144,7 @@ def student(folder, *args):
     return home
 
 
-@pytest.mark.skipif(not helpers.SANDBOXED, reason="no bubblewrap: classroom.autograde refuses to grade (as it should)")
+@requires("sandbox")  # classroom.autograde refuses to grade without bubblewrap (as it should)
 def test_the_instructors_round_in_the_formgrader(lab):
     folder, base, token = lab
     with chromium() as page:

@@ -1,15 +1,15 @@
 """`make lab` really starts JupyterLab on the lesson notebooks (as root too, as on CI).
 
 It serves the repository root, the nbgrader course directory (so the formgrader's links to source/ and release/
-open: tests/test_formgrader_lab.py), and its address without a path leads to the first lesson."""
+open: tests/lab/test_formgrader_lab.py), and its address without a path leads to the first lesson."""
 import json
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import LESSON_NOTEBOOKS
-from tests.helpers.make_lab import make_lab
+from coursekit.repository import LESSON_NOTEBOOKS
+from coursekit.browser import make_lab
 
 pytestmark = pytest.mark.integration  # starts a real JupyterLab
 

@@ -6,8 +6,7 @@ presses a notebook's Validate button and reads the "Validation Results" dialog: 
 notebook order, each `# Only when graded:` line of a grade cell with that cell's docstring, as the notebook holds
 them; after failure it must add nothing; after a Validate pressed in nbgrader's Assignments tab it must say it in
 general, naming no notebook's checks. The "official Jupyter news" question must not appear (lab/overrides.json).
-A screenshot of the success dialog goes to build/validate-dialog.png. Without Chromium or playwright the tests are
-skipped, unless REQUIRE_BROWSER_TESTS=1 (CI).
+A screenshot of the success dialog goes to build/validate-dialog.png.
 """
 import json
 import shutil
@@ -18,9 +17,10 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 
 from classroom import cells
 from classroom.cells import SourceCell
-from tests.helpers.browser import ROOT, Server, browser_tests, chromium
+from coursekit.browser import ROOT, Server, chromium
+from coursekit.parts import requires
 
-pytestmark = browser_tests()
+pytestmark = requires("browser")
 
 MARKER = "# Only when graded:"
 NOTICE = ".attention-lesson-validate-notice"

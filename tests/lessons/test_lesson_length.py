@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import LESSON_NOTEBOOKS, load_notebook
+from coursekit.repository import LESSON_NOTEBOOKS, load_notebook
 
 LIMIT = 6000
 DISPLAY_MATHS = re.compile(r"\$\$.*?\$\$", re.DOTALL)

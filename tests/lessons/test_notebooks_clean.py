@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from conftest import LESSON_NOTEBOOKS, ROOT, load_notebook
+from coursekit.repository import LESSON_NOTEBOOKS, ROOT, load_notebook
 
 NAME = re.compile(r"^\d\d-[a-z0-9_]+(-[a-z0-9_]+)*\.ipynb$")
 

@@ -25,7 +25,7 @@ import xml.etree.ElementTree as ElementTree
 import nbformat
 import pytest
 
-from conftest import ROOT
+from coursekit.repository import ROOT
 
 import numpy as np
 

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, load_notebook
+from coursekit.repository import ROOT, load_notebook
 
 SEED_DIR = ROOT.parent / "shared" / "seed"
 RUN = 10

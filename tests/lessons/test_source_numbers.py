@@ -10,7 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import ROOT, stored_text
+from coursekit.repository import ROOT
+from tests.lessons.outputs import stored_text
 
 NOTEBOOKS = ROOT / "notebooks"
 

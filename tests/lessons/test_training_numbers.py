@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from conftest import ROOT, stored_text
+from coursekit.repository import ROOT
+from tests.lessons.outputs import stored_text
 
 NOTEBOOK = ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb"
 

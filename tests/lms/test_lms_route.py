@@ -26,8 +26,8 @@ from classroom import course as coursedirs
 from classroom.lms import collect_zip as collect, collector, feedback, grades, release_zip, safezip
 from classroom.lms import member_names as names
 from classroom.lms.roster import Roster, RosterError
-from tests.helpers import course
-from tests.helpers.course import ASSIGNMENT, RELEASED, SUBMISSIONS
+from coursekit import course
+from coursekit.course import ASSIGNMENT, RELEASED, SUBMISSIONS
 
 DUE = "2026-12-14 23:59:00 UTC"
 RIGHT = (SUBMISSIONS / "correct_keepdims.py").read_text()

@@ -12,7 +12,6 @@ The integration test (marked `integration`) grades seven students with the real 
 import ast
 import base64
 import csv
-import io
 import json
 import os
 import shutil
@@ -31,9 +30,9 @@ from classroom.cells import HIDDEN, SourceCell
 from classroom.grading import record
 from classroom.report import attention, collect, figure, model, render, spreadsheet
 from classroom.report.__main__ import main
-from conftest import ROOT
-from tests.helpers import course as grading
-from tests.helpers.quiz_answers import RIGHT, SECRETS, quiz_notebook
+from coursekit.repository import ROOT
+from coursekit import course as grading
+from coursekit.quiz_answers import RIGHT, SECRETS, quiz_notebook
 
 TOY = "toy"
 # The gradebook's cells of each notebook: (name, cell type, grade points or None, answer cell?, source).

@@ -20,7 +20,7 @@ from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
-from tests.helpers.course import nbgrader_env
+from coursekit.course import nbgrader_env
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE_ID = "sqrt-dk"  # nbgrader_config.py's

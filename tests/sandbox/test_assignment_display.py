@@ -7,7 +7,7 @@ from traitlets.config import Config
 
 from classroom.trusted import failures
 from classroom.preprocessors.execute_for_display import ExecuteForDisplay
-from tests.helpers.course import SANDBOXED
+from coursekit.course import SANDBOXED
 
 pytestmark = pytest.mark.integration
 

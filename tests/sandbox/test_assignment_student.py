@@ -7,7 +7,7 @@ from classroom.trusted import failures
 from classroom.trusted.errors import StudentError
 from classroom.trusted.proxy import ForeignObject, StudentCode
 from classroom.trusted.verdict import decide
-from tests.helpers.course import SANDBOXED
+from coursekit.course import SANDBOXED
 
 pytestmark = pytest.mark.integration  # each test starts sandboxed Python processes
 

@@ -13,7 +13,7 @@ from classroom.checks.measures import peak_extra_bytes, python_loops
 from classroom.trusted.errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from classroom.trusted.verdict import decide
-from tests.helpers.course import SANDBOXED
+from coursekit.course import SANDBOXED
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
 

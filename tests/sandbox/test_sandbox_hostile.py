@@ -3,8 +3,7 @@
 Each hostile solution cell attacks at the top level (so both the display kernel and the grading child run it) and
 defines a *correct* `score_gradient` only if its attack worked: any escape would show up as points. The course
 holds an honest student too; afterwards her grade and files, the source notebook and the release are unchanged,
-no process of the sandbox user is left and no control group of the grader's. Without bubblewrap the test is
-skipped, unless REQUIRE_SANDBOX_TESTS=1 (CI), where a missing bwrap is an error.
+no process of the sandbox user is left and no control group of the grader's.
 
 The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.launch.tree_memory: 2 GiB plus its
 tmpfs files) in places the address-space limit does not see; they count as escapes only where the machine gives
@@ -25,10 +24,15 @@ from classroom.sandbox import launch as sandbox
 from classroom.trusted import failures
 from classroom.trusted.errors import StudentError
 from classroom.trusted.proxy import StudentCode
-from tests.helpers import course
+from coursekit import course
+from coursekit.parts import requires
+from coursekit.repository import ROOT
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not course.SANDBOXED, reason="bubblewrap (bwrap) is not installed")]
+pytestmark = requires("sandbox")
+
+# Where the attacks look for the instructor's files: this clone's own source notebook, and the top folder it lies in.
+REPOSITORY_SOURCE = str(ROOT / "source" / "score_gradient" / "score_gradient.ipynb")
+REPOSITORY_TOP = str(Path(*ROOT.parts[:2]))
 
 REWARD = """
 import numpy as np
@@ -55,13 +59,13 @@ for up in range(1, 8):
     "hostile_reads_source_absolute": attack("""
 import os
 COURSE = os.environ.get("HOSTILE_COURSE", "")
-for path in [COURSE + "/source/score_gradient/score_gradient.ipynb", "/work/main/source/score_gradient/score_gradient.ipynb"]:
+for path in [COURSE + "/source/score_gradient/score_gradient.ipynb", REPOSITORY_SOURCE]:
     if os.path.exists(path) and "BEGIN SOLUTION" in open(path).read():
         ESCAPED = True
-"""),
+""".replace("REPOSITORY_SOURCE", repr(REPOSITORY_SOURCE))),
     "hostile_finds_gradebook": attack("""
 import os
-for top in ["/", "/tmp", "/work", "/root", "/home", "/srv"]:
+for top in ["/", "/tmp", REPOSITORY_TOP, "/root", "/home", "/srv"]:
     for folder, dirs, files in os.walk(top):
         if "gradebook.db" in files:
             path = os.path.join(folder, "gradebook.db")
@@ -69,7 +73,7 @@ for top in ["/", "/tmp", "/work", "/root", "/home", "/srv"]:
             ESCAPED = True
         if folder.count("/") > 6:
             dirs[:] = []
-"""),
+""".replace("REPOSITORY_TOP", repr(REPOSITORY_TOP))),
     "hostile_reads_other_student": attack("""
 import glob
 for path in glob.glob("/**/submitted/*/score_gradient/*.ipynb", recursive=True):

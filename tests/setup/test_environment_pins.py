@@ -3,7 +3,7 @@ import re
 
 import yaml
 
-from conftest import ROOT
+from coursekit.repository import ROOT
 
 
 def pip_pins():

@@ -3,9 +3,8 @@ root nbgrader reads from the course's configuration; where that needs root, the 
 import os
 import stat
 
-from tests.helpers.tools import load_tool
+from tools import make_exchange as tool
 
-tool = load_tool("make_exchange")
 
 
 def test_creates_the_folder_with_nbgraders_permissions_and_the_sticky_bit(tmp_path):
