@@ -6,8 +6,8 @@ reads the inputs after a call and the memory itself (classroom.trusted.child). T
 (`python -I server.py`, see classroom.trusted.child), so it needs the standard library and NumPy only, and loads
 protocol.py from beside itself.
 
-The cells arrive already transformed as IPython would (classroom.cells_ipython): `get_ipython()` here is a stand-in
-on which magics and shell lines do nothing. The student's cells run as the module `__main__` (the server's own
+The cells arrive already transformed as IPython would (classroom.trusted.ipython_cells): `get_ipython()` here is a
+stand-in on which magics and shell lines do nothing. The student's cells run as the module `__main__` (the server's own
 module is not reachable through sys.modules), and an audit hook (which nothing can remove) refuses what would
 switch off or reach into the line count: sys.settrace and sys.setprofile from the student's code, gc's object
 walks, other threads' frames, traceback and generator frames, ctypes, and /proc/*/mem or clear_refs.

@@ -1,4 +1,4 @@
-"""Validate tells the truth (issue 14 §4). nbgrader's Validator, run the way the Validate button runs it, passes
+"""Validate tells the truth: nbgrader's Validator, run the way the Validate button runs it, passes
 every correct submission of the corpus (tests/submissions/corpus.json); for every wrong one it either fails, or each
 check the grader deducts says on a `# Only when graded:` line that Validate cannot decide it. The corpus's `lost`
 lists are what the grader really deducts: tests/assignment/test_assignment_corpus.py holds them to the recorded grades."""

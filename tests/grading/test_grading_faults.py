@@ -1,5 +1,5 @@
 """Grading state heals itself: every fault an instructor meets ends, after at most one plain `make autograde`, with
-exactly the scores a clean grading gives (issue 17), and grading part of a class touches only that part (issue 16 §8).
+exactly the scores a clean grading gives, and grading part of a class (a student, a notebook) touches only that part.
 
 Faults are injected into the real driver (`python -m classroom.autograde`) by a wrapper script that replaces one of
 its functions with one that signals the process (SIGKILL, SIGHUP, SIGINT, SIGTERM) or raises a disk-full error at a

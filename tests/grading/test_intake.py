@@ -1,4 +1,5 @@
-"""classroom.intake: a hand-in is read as untrusted (issue 16, sections 1 and 3).
+"""classroom.intake: a hand-in is read as untrusted: links, hard links, pipes, sockets and devices are dropped, never
+followed; odd names, deep folders and files past the size and count caps are dropped too; the ids are plain.
 
 Each test builds a submission folder beside a secret the instructor can read and the student must never reach, copies
 it with copy_submission, and checks what arrived, what was dropped, and that no byte of the secret was read.

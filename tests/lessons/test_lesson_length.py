@@ -1,4 +1,4 @@
-"""The lessons stay short: at most 6,000 words of Markdown prose across notebooks/ (issue 13, "half as long").
+"""The lessons stay short: at most 6,000 words of Markdown prose across notebooks/, half what they once held.
 
 Words are counted in Markdown cells only, after removing the maths ($$...$$ and $...$ spans), as runs matching
 [A-Za-z][A-Za-z'’-]*. Run with `-s` to see the count of every notebook.

@@ -1,6 +1,6 @@
 """grades.csv, as `make grades` writes it (nbgrader export through classroom.plugins.csv_export.SafeCsvExport), and the rule
 every CSV of the course follows (classroom.csvsafe): quoted by the csv module, text a spreadsheet would evaluate
-made inert (issue 16, section 3).
+made inert (a formula, or a link that calls out, runs in no spreadsheet).
 
 Student ids are refused at collect unless plain, so hostile text reaches the gradebook through names and e-mail
 addresses (LTI imports, `nbgrader db student add`) or an id an instructor typed; it is put there with nbgrader's API.
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COURSE_ID = "sqrt-dk"  # nbgrader_config.py's
 ASSIGNMENT = "score_gradient"
 CELLS = {"values": 4.0, "no_loop": 2.0}
-# What a spreadsheet app evaluates (issue 16): a cell starting with one of these; some read the full-width forms so.
+# What a spreadsheet app evaluates: a cell starting with one of these; some read the full-width forms so.
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 FULL_WIDTH = ("＝", "＋", "－", "＠")
 PLAIN = {  # id: (first name, last name, e-mail, {cell: points} or None where nothing was handed in)
