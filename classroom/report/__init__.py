@@ -16,7 +16,7 @@ One job per module:
   model        the data (frozen dataclasses): Summary, Student, Check, CheckResult, Reason
   notebook     reading notebook files as JSON: cells, docstrings, error outputs
   attention    which submissions need a look, and why, decided on failure kinds (classroom.trusted.failures)
-  collect      the gradebook and the notebooks into a Summary
+  read         the gradebook and the notebooks into a Summary
   figure       the PNG and its alt text
   spreadsheet  the CSV
   render       the HTML page (templates/report.html.j2, Jinja2 with autoescape)
