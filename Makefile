@@ -38,7 +38,7 @@ notebooks: $(READY)
 	$(BIN)/python -m tools.refresh_notebooks notebooks/*.ipynb
 
 bench: $(READY)
-	$(BIN)/python bench/notebook_runtime.py
+	$(BIN)/python -m bench.notebook_runtime
 	$(BIN)/python -m bench.explorer_latency
 
 # The lesson as web pages without code, served by Voila: the divisor explorer is notebook 04, and the links between

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import nbformat
 
-from coursekit import parts
+from coursekit import parts, repository
 from coursekit.browser import Server, chromium, focus, run_all_cells
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repository.ROOT
 
 SETUP = """\
 import ipywidgets as widgets

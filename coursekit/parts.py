@@ -13,7 +13,6 @@ import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
@@ -60,7 +59,9 @@ def _postgres():
 
 
 def _dask():
-    if importlib.util.find_spec("distributed") is None or not (Path(sys.executable).parent / "dask").exists():
+    from coursekit.grading_runs import DASK
+
+    if importlib.util.find_spec("distributed") is None or not DASK.exists():
         return Missing("Dask's `distributed` is not installed in this environment",
                        "make .venv/.ready (requirements.txt)")
     return None
@@ -145,9 +146,11 @@ def pytest_runtest_setup(item):
     pytest.skip("; ".join(f"no {part} here: {why} (install: {install})" for part, (why, install) in missing.items()))
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_terminal_summary(terminalreporter):
-    """One closing line: the parts this run lacked, what each cost, and how to install it; or that none was lacking.
-    Nothing when no test of the run needs a part (make test-fast)."""
+    """One closing line, after pytest's own summary: the parts this run lacked, what each cost, and how to install
+    it; or that none was lacking. Nothing when no test of the run needs a part (make test-fast)."""
+    yield
     line = closing_line(report for reports in terminalreporter.stats.values() for report in reports)
     if line:
         terminalreporter.write_line(line)
@@ -175,8 +178,9 @@ def closing_line(reports):
     for part in PARTS:
         if part in lacked:
             why, install, outcomes = lacked[part]
-            counts = ", ".join(f"{n} {outcome}" for outcome in ("skipped", "failed")
-                               if (n := list(outcomes.values()).count(outcome)))
-            said.append(f"{part} ({counts}: {why}; install: {install})")
+            skipped = list(outcomes.values()).count("skipped")
+            errors = len(outcomes) - skipped  # failed in setup: required here
+            counts = [f"{skipped} skipped"] * bool(skipped) + [f"{errors} error{'s' * (errors != 1)}"] * bool(errors)
+            said.append(f"{part} ({', '.join(counts)}: {why}; install: {install})")
     return ("Real parts missing here: " + ", ".join(said) + ". CI installs them and requires their tests "
             "(REQUIRE_<PART>_TESTS=1, .ci/run).")

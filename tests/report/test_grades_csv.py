@@ -21,8 +21,8 @@ from nbgrader.plugins.export import CsvExportPlugin
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
 from coursekit.course import nbgrader_env
+from coursekit.repository import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 COURSE_ID = "sqrt-dk"  # nbgrader_config.py's
 ASSIGNMENT = "score_gradient"
 CELLS = {"values": 4.0, "no_loop": 2.0}

@@ -76,7 +76,7 @@ def test_a_required_part_that_is_missing_fails_and_the_line_comes_once_under_xdi
     result = suite.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:nbval", "-n", "2")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*REQUIRE_POSTGRES_TESTS=1 but no initdb in this test*"])
-    assert closing(result).startswith("Real parts missing here: postgres (1 failed: no initdb in this test;")
+    assert closing(result).startswith("Real parts missing here: postgres (1 error: no initdb in this test;")
 
 
 def test_a_part_can_be_left_out_by_its_marker(suite):
