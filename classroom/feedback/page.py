@@ -24,8 +24,10 @@ NBGRADER_TEMPLATES = os.path.join(os.path.dirname(nbgrader.__file__), "server_ex
 
 class FeedbackPage(HTMLExporter):
     """nbgrader's feedback exporter (an HTMLExporter), with nbgrader's templates reachable as `nbgrader/...`, so that
-    a template may extend nbgrader's template of the same file name."""
+    a template may extend nbgrader's template of the same file name, and ours as `classroom/...` (the self_study page
+    extends `classroom/feedback/index.html.j2`)."""
 
     @default("extra_loaders")
     def _nbgrader_templates(self):
-        return [PrefixLoader({"nbgrader": FileSystemLoader(NBGRADER_TEMPLATES)})]
+        return [PrefixLoader({"nbgrader": FileSystemLoader(NBGRADER_TEMPLATES),
+                              "classroom": FileSystemLoader(TEMPLATES)})]
