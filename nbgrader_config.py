@@ -30,6 +30,10 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put missing grade cells back
+# Every student process (the display run's kernel, the grading child) is started by one launcher
+# (classroom/sandbox/launchers.py): "bubblewrap", the sandbox, unless you choose, knowingly, on a machine that holds
+# nothing else, to grade with your own rights (what `python -m classroom.autograde --no-sandbox` passes):
+# c.Grader.launcher_class = "unsandboxed"
 
 c.Autograde.autograde_preprocessors = [
     f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",

@@ -203,7 +203,7 @@ def main(argv=None):
     # nbgrader runs `alembic` from PATH whenever it creates a gradebook (the staging ones too): the one beside us
     os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     if "--no-sandbox" in argv:
-        extra.append("--Sandbox.enabled=False")
+        extra.append("--Grader.launcher_class=unsandboxed")
         say("--no-sandbox: grading WITHOUT the sandbox; every student's code runs with your rights")
     elif launch.bwrap_path() is None:
         say(launch.MISSING)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from classroom import cells, course
+from classroom.sandbox.launchers import NAMES as LAUNCHERS
 from coursekit import parts
 from coursekit.repository import ROOT
 
@@ -25,6 +26,8 @@ VISIBLE = "worked_example_2x2"  # the one grade cell with no hidden part
 # (`requires("sandbox")`) are skipped and named at the end of the run; CI requires them (coursekit.parts).
 SANDBOXED = parts.why_missing("sandbox") is None
 AUTOGRADE_FLAGS = [] if SANDBOXED else ["--no-sandbox"]  # for `python -m classroom.autograde`
+LAUNCHER_CLASS = "bubblewrap" if SANDBOXED else "unsandboxed"  # c.Grader.launcher_class (classroom.sandbox.launchers)
+LAUNCHER = LAUNCHERS[LAUNCHER_CLASS]()  # for StudentCode and decide
 
 
 def nbgrader_env(**extra):
@@ -79,7 +82,7 @@ def make_course(path, config=""):
     shutil.copy(ROOT / "nbgrader_config.py", path)
     extra = config
     if not SANDBOXED:
-        extra += "\nc.Sandbox.enabled = False  # the tests' explicit choice on a machine without bubblewrap\n"
+        extra += f'\nc.Grader.launcher_class = "{LAUNCHER_CLASS}"  # the tests\' explicit choice: no bubblewrap here\n'
     with open(path / "nbgrader_config.py", "a") as file:
         file.write("\n" + extra)
     shutil.copytree(ROOT / "source", path / "source")

@@ -24,14 +24,13 @@ from pathlib import Path
 
 import nbformat
 
+from classroom.cells import NOTEBOOK_METADATA
 from classroom.quiz.draws import TOLERANCE
 from classroom.quiz.variants import PUBLIC_SEED, draw
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_NOTEBOOK = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 MIN_SEED = 12
-KERNEL = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-          "language_info": {"name": "python", "pygments_lexer": "ipython3"}}
 PERCENT = f"{TOLERANCE * 100:g} %"
 FORMS = {
     "number": "a number, for example `answer_{n} = 12.5`",
@@ -123,7 +122,7 @@ def quiz_notebook(questions):
                            {"grade": False, "grade_id": f"answer_{n}", "locked": False, "solution": True}))
         cells.append(_cell("code", f"quiz-q{n}-check", grade_cell_source(n, q),
                            {"grade": True, "grade_id": f"quiz_{q.id}", "locked": True, "points": 1, "solution": False}))
-    nb = nbformat.v4.new_notebook(cells=cells, metadata=KERNEL)
+    nb = nbformat.v4.new_notebook(cells=cells, metadata=NOTEBOOK_METADATA)
     nbformat.validate(nb)
     return nb
 

@@ -13,11 +13,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-# What a notebook may carry at the top: the kernel to run it with, and the language, nothing else.
-NOTEBOOK_METADATA = {
-    "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-    "language_info": {"name": "python", "pygments_lexer": "ipython3"},
-}
+from classroom.cells import NOTEBOOK_METADATA  # what a notebook may carry at the top: its kernel and language
+
 # What a cell may carry: tags (read by nbval and nbgrader) and nbgrader's own record.
 CELL_METADATA_KEPT = ("tags", "nbgrader")
 

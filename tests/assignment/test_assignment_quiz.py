@@ -9,7 +9,7 @@ import pytest
 
 from classroom.trusted import failures
 from classroom.trusted.verdict import decide
-from coursekit.course import SANDBOXED
+from coursekit.course import LAUNCHER
 from coursekit.quiz_answers import QUESTIONS, RIGHT
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool
@@ -31,7 +31,7 @@ def checks():
 def grade(answers):
     """Grade answer cells (a list of the student's cell sources) the way autograding does (in the sandbox, which
     makes each test that calls this an integration test): [Verdict] in question order."""
-    verdicts = decide(answers, checks(), sandboxed=SANDBOXED)
+    verdicts = decide(answers, checks(), launcher=LAUNCHER)
     return [verdicts[grade_id] for grade_id, _ in checks()]
 
 

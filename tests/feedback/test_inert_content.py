@@ -195,7 +195,7 @@ def test_clean_html_keeps_markdowns_markup_and_nothing_that_runs():
     assert [a for t, a in tags if t in ("details", "summary")] == [{}, {}]
     assert [a for t, a in tags if t == "a"] == [{"href": "https://e.org"}, {}]
     assert [a for t, a in tags if t == "img"] == [{"src": "data:image/png;base64,AAAA", "width": "3"}, {}]
-    assert [a for t, a in tags if t == "td"] == [{"style": "text-align:right;"}]
+    assert [a for t, a in tags if t == "td"] == [{"style": "text-align:right"}]
 
 
 # What the formgrader's manual grading view gives its template (nbgrader's formgrader/handlers.py).

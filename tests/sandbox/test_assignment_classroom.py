@@ -14,7 +14,7 @@ from classroom.trusted import failures, protocol
 from classroom.trusted.errors import StudentError, WrongTypeError
 from classroom.preprocessors.execute_for_display import own_name
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
-from classroom.trusted.server import count_lines
+from classroom.checks.line_count import count_lines
 from classroom.trusted.verdict import NOT_GRADED, Verdict, _failure
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
@@ -76,6 +76,7 @@ def test_cells_read_nbgrader_metadata_and_hide_the_hidden_part():
     assert cells.is_check(cell) and cells.grade_id(cell) == "thing" and cells.source(cell) == text
     assert cells.visible(text) == '"""Checks a thing."""\nf(1)\n' and cells.docstring(text) == "Checks a thing."
     assert cells.visible(text.replace("### END HIDDEN TESTS", "")) is None  # unbalanced: show nothing
+    assert cells.has_hidden_tests(text) and not cells.has_hidden_tests(cells.visible(text))
     assert cells.docstring('"""Broken\n   cell."""\nif :\n') == ""  # only a one-line literal survives bad syntax
     assert cells.docstring('"A broken cell"\nif :\n') == "A broken cell"
     assert not cells.is_check({"cell_type": "code", "metadata": {"nbgrader": "not a dict"}})
@@ -89,6 +90,9 @@ def test_a_source_cell_becomes_the_cell_nbgrader_would_have_written():
                                 "solution": False, "task": False, "points": 2}
     answer = cells.SourceCell("answer", "code", "x = 1", locked=False, is_solution=True)
     assert not answer.is_check and "points" not in answer.metadata()
+    for record in (check, answer, cells.SourceCell("prose", "markdown", "*", locked=True, points=1),
+                   cells.SourceCell("plain", "code", "x", locked=False)):  # the record and its cell agree
+        assert record.is_check == cells.is_check(record.new_cell()), record
 
 
 def test_a_verdict_becomes_outputs_that_carry_its_kind():
@@ -160,11 +164,18 @@ def test_feedback_names_graded_cells_for_the_student_and_says_points_in_words():
     assert plain.source.endswith("(1 point).") and "f_check" not in plain.source
 
 
-def test_what_the_hidden_tests_import_needs_no_grading_extra():
-    """classroom.checks.measures runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies
-    are promised: it and the grading core it uses import without nbgrader, traitlets or the Jupyter clients."""
-    blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client")
+def test_what_the_grade_cells_import_needs_no_grading_extra_and_loads_nothing_of_the_trusted_side():
+    """classroom.checks runs in a student's kernel too (nbgrader validate), where only the lesson's dependencies are
+    promised: it, and the old names released notebooks import, load without nbgrader, traitlets, IPython or the
+    Jupyter clients, and load no module of the trusted side (at Validate:
+    tests/assignment/test_checks_in_student_kernel.py)."""
+    blocked = ("nbgrader", "traitlets", "nbformat", "nbclient", "jupyter_client", "IPython")
     probe = (f"import sys\nsys.modules.update(dict.fromkeys({blocked!r}))\n"
-             "import classroom.checks.measures, classroom.trusted.verdict, classroom.cells, classroom.course\n")
+             "import classroom.checks.measures, classroom.checks.exercise\n"
+             "import classroom.measures, classroom.exercise_checks\n"
+             "print(*sorted(m for m in sys.modules if m.startswith('classroom')))\n")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
+    loaded = result.stdout.split()
+    assert "classroom.checks.line_count" in loaded
+    assert [m for m in loaded if m.startswith(("classroom.trusted", "classroom.sandbox", "classroom.grading"))] == []

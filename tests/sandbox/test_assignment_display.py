@@ -1,4 +1,4 @@
-"""The display run (ExecuteForDisplay) on its own: it runs the student's cells in a sandboxed kernel, leaves grade
+"""The display run (ExecuteForDisplay) on its own: it runs the student's cells in its launcher's kernel, leaves grade
 cells empty, and marks what it did with error outputs named by their kind; a student's exception never bears a
 grader's kind name."""
 import pytest
@@ -7,7 +7,7 @@ from traitlets.config import Config
 
 from classroom.trusted import failures
 from classroom.preprocessors.execute_for_display import ExecuteForDisplay
-from coursekit.course import SANDBOXED
+from coursekit.course import LAUNCHER_CLASS
 
 pytestmark = pytest.mark.integration
 
@@ -17,8 +17,8 @@ def kinds(cell):
 
 
 # Unsandboxed too: there the interrupted kernel answers in time, and nbclient's own timeout reply is what is seen.
-@pytest.mark.parametrize("sandboxed", sorted({SANDBOXED, False}))
-def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, sandboxed):
+@pytest.mark.parametrize("launcher", sorted({LAUNCHER_CLASS, "unsandboxed"}))
+def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, launcher):
     check = new_code_cell("assert False", outputs=[{"output_type": "stream", "name": "stdout", "text": "old"}])
     check.metadata["nbgrader"] = {"grade": True, "grade_id": "a_check", "points": 1, "solution": False,
                                   "locked": True}
@@ -31,7 +31,7 @@ def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, sandbox
         new_code_cell("print('never')"),
     ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
     config = Config()
-    config.Sandbox.enabled = sandboxed
+    config.Grader.launcher_class = launcher
     display = ExecuteForDisplay(timeout=2, max_output_chars=2000, config=config)
 
     nb, _ = display.preprocess(nb, {"metadata": {"path": str(tmp_path)}})

@@ -7,7 +7,7 @@ from classroom.trusted import failures
 from classroom.trusted.errors import StudentError
 from classroom.trusted.proxy import ForeignObject, StudentCode
 from classroom.trusted.verdict import decide
-from coursekit.course import SANDBOXED
+from coursekit.course import LAUNCHER
 
 pytestmark = pytest.mark.integration  # each test starts sandboxed Python processes
 
@@ -15,7 +15,7 @@ GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1
 
 
 def student(*cells, **limits):
-    return StudentCode(list(cells), sandboxed=SANDBOXED, **limits)
+    return StudentCode(list(cells), launcher=LAUNCHER, **limits)
 
 
 def test_a_call_returns_plain_data_and_copies_writes_back():
@@ -98,7 +98,7 @@ def test_a_string_is_not_a_list_of_cells():
 def test_patching_numpy_in_the_student_code_does_not_reach_the_tests():
     cheat = "import numpy as np\nnp.allclose = lambda *a, **k: True\ndef f(A, G):\n    return A * 0\n"
     tests = [("same", "assert np.allclose(f(np.ones((2, 2)), np.ones((2, 2))), np.ones((2, 2))), 'wrong'")]
-    verdict = decide([cheat], tests, sandboxed=SANDBOXED)["same"]
+    verdict = decide([cheat], tests, launcher=LAUNCHER)["same"]
     assert (verdict.passed, verdict.kind, verdict.message) == (False, failures.CHECK_FAILED, "wrong")
     assert decide([GOOD], [("ok", "assert f(np.eye(2) / 1, np.ones((2, 2))).sum() == 0")],
-                  sandboxed=SANDBOXED)["ok"].passed
+                  launcher=LAUNCHER)["ok"].passed

@@ -1,6 +1,7 @@
 """What the grader decides on comes from what the student's code cannot rewrite, and ordinary notebook habits cost
-nothing: the static loop reading (classroom.checks.loops), IPython lines (classroom.trusted.ipython_cells), the memory peak and
-the inputs read by the grader (classroom.trusted.child), the time of a whole submission (classroom.trusted.proxy, verdict)."""
+nothing: the static loop reading (classroom.checks.loops), IPython lines (classroom.trusted.ipython_cells), the
+memory peak and the inputs read by the grader (classroom.trusted.child), the time of a whole submission
+(classroom.trusted.proxy, verdict)."""
 import linecache
 
 import numpy as np
@@ -13,7 +14,7 @@ from classroom.checks.measures import peak_extra_bytes, python_loops
 from classroom.trusted.errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from classroom.trusted.verdict import decide
-from coursekit.course import SANDBOXED
+from coursekit.course import LAUNCHER
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
 
@@ -61,12 +62,18 @@ def test_ipython_lines_become_python_that_runs_what_they_time():
 
 
 def test_in_the_students_kernel_the_measures_still_work():
-    namespace, cell = {}, GOOD + "%time f(np.ones((2, 2)), np.ones((2, 2)))\n"
-    linecache.cache["<cell 1>"] = (len(cell), None, cell.splitlines(True), "<cell 1>")  # as IPython keeps it
-    exec(compile(as_python(cell)[0], "<cell 1>", "exec"), namespace)
-    assert python_loops(namespace["f"]) == []
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()  # runs the cell as the kernel does, and keeps its code in linecache
+    assert shell.run_cell(GOOD + "%time f(np.ones((2, 2)), np.ones((2, 2)))\n!true\n").success
+    f = shell.user_ns["f"]
+    assert "get_ipython()" in "".join(linecache.getlines(f.__code__.co_filename))  # the cell as the Python it ran
+    assert python_loops(f) == []
+    assert shell.run_cell("def g(A, G):\n    return np.array([a * b for a, b in zip(A, G)])\n"
+                          "%time g(np.ones((2, 2)), np.ones((2, 2)))\n").success
+    assert "line 2 of your solution cell uses a list comprehension" in python_loops(shell.user_ns["g"])
     A = np.full((50, 50), 1 / 50)
-    assert 0 < peak_extra_bytes(namespace["f"], A, A) < 2 ** 20
+    assert 0 < peak_extra_bytes(f, A, A) < 2 ** 20
 
 
 @pytest.mark.integration
@@ -74,7 +81,7 @@ def test_the_memory_peak_is_the_calls_not_the_cells():
     cell = GOOD + "big = np.ones(2 ** 26)\ndel big\nkept = np.ones(2 ** 24)\n" \
                   "def jacobian(A, G):\n    return np.ones((A.shape[0],) * 3).sum()\n"
     A = np.full((400, 400), 1 / 400)
-    with StudentCode([cell], sandboxed=SANDBOXED) as code:
+    with StudentCode([cell], launcher=LAUNCHER) as code:
         assert code.lookup("f").peak_extra_bytes(A, A) < 32 * 2 ** 20
         assert code.lookup("jacobian").peak_extra_bytes(A, A) > 400 * 2 ** 20
 
@@ -83,7 +90,7 @@ def test_the_memory_peak_is_the_calls_not_the_cells():
 def test_writes_into_inputs_are_read_by_the_grader_not_reported_by_the_child():
     cheat = ("import sys\nimport numpy as np\nnp.save = lambda *a, **k: None\n"
              "def f(A):\n    A[0] = 7.0\n")
-    with StudentCode([cheat], sandboxed=SANDBOXED) as code:
+    with StudentCode([cheat], launcher=LAUNCHER) as code:
         A = np.zeros(3)
         code.lookup("f")(A)
         assert A.tolist() == [7.0, 0.0, 0.0]
@@ -95,7 +102,7 @@ def test_writes_into_inputs_are_read_by_the_grader_not_reported_by_the_child():
 @pytest.mark.integration
 def test_a_helper_from_another_cell_is_named_as_such():
     verdict = decide(["def f(A, G):\n    return _helper(A)\n"], [("c", "f(np.ones(2), np.ones(2))")],
-                     sandboxed=SANDBOXED)["c"]
+                     launcher=LAUNCHER)["c"]
     assert verdict.kind == failures.RAISED
     assert "solution cell on its own" in verdict.message and "move it into the solution cell" in verdict.message
 
@@ -104,7 +111,7 @@ def test_a_helper_from_another_cell_is_named_as_such():
 def test_the_whole_submission_has_one_time_budget_and_says_what_it_did_not_reach():
     slow = "import time\ndef f():\n    time.sleep(2)\n    return 1\n"
     tests = [("first", "assert f() == 1"), ("second", "assert f() == 1")]
-    verdicts = decide([slow], tests, sandboxed=SANDBOXED, total_seconds=1.0)
+    verdicts = decide([slow], tests, launcher=LAUNCHER, total_seconds=1.0)
     assert [verdicts[g].kind for g in ("first", "second")] == [failures.TIMED_OUT] * 2
     assert "not finished" in verdicts["first"].message and "not reached" in verdicts["second"].message
     assert "1 s" in verdicts["second"].message
@@ -112,6 +119,6 @@ def test_the_whole_submission_has_one_time_budget_and_says_what_it_did_not_reach
 
 @pytest.mark.integration
 def test_the_grader_notes_the_ipython_lines_it_skipped():
-    verdicts = decide([GOOD + "!ls\n"], [("c", "print('ok')")], sandboxed=SANDBOXED)
+    verdicts = decide([GOOD + "!ls\n"], [("c", "print('ok')")], launcher=LAUNCHER)
     assert verdicts["c"].passed and verdicts["c"].printed.startswith("Note from the grader") and "!ls" in \
         verdicts["c"].printed and verdicts["c"].printed.endswith("ok\n")

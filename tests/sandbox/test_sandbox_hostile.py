@@ -246,7 +246,7 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
         pytest.skip(f"no memory cgroup here: {cgroups.support()['why']}")
     hoard = ("import os\nheld = []\nfor i in range(48):\n    fd = os.memfd_create('m')\n"
              "    os.write(fd, b'x' * 64 * 2 ** 20)\n    held.append(fd)\ndef held_mib():\n    return len(held) * 64\n")
-    with StudentCode([hoard], define_timeout=60, sandboxed=course.SANDBOXED) as code:
+    with StudentCode([hoard], define_timeout=60, launcher=course.LAUNCHER) as code:
         with pytest.raises(StudentError) as stopped:
             code.lookup("held_mib")
     assert stopped.value.kind == failures.OUT_OF_MEMORY, str(stopped.value)
@@ -256,7 +256,7 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
 def test_the_sandbox_is_a_session_of_its_own():
     """No controlling terminal to send keystrokes to: the session's leader is inside the sandbox (outside it, the
     sandbox's PID namespace would see the session as 0)."""
-    with StudentCode(["import os\nsession = os.getsid(0)\n"], sandboxed=course.SANDBOXED) as code:
+    with StudentCode(["import os\nsession = os.getsid(0)\n"], launcher=course.LAUNCHER) as code:
         assert code.lookup("session") != 0
 
 
@@ -264,7 +264,7 @@ def test_no_user_namespace_inside_the_sandbox():
     if not sandbox.mode()["no_userns"]:
         pytest.skip("this machine allows no unprivileged user namespaces, so bubblewrap cannot forbid them")
     probe = "import subprocess\ncode = subprocess.run(['unshare', '-rm', 'true']).returncode\n"
-    with StudentCode([probe], sandboxed=course.SANDBOXED) as code:
+    with StudentCode([probe], launcher=course.LAUNCHER) as code:
         assert code.lookup("code") != 0
 
 
@@ -274,8 +274,8 @@ def test_a_fork_bomb_within_its_limit_does_not_starve_another_student():
             "    except OSError:\n        break\n    if pid == 0:\n        time.sleep(60)\n        os._exit(0)\n"
             "    children += 1\n")
     honest = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
-    with StudentCode([bomb], sandboxed=course.SANDBOXED) as greedy, \
-            StudentCode([honest], sandboxed=course.SANDBOXED) as other:
+    with StudentCode([bomb], launcher=course.LAUNCHER) as greedy, \
+            StudentCode([honest], launcher=course.LAUNCHER) as other:
         assert 0 < greedy.lookup("children") < 200
         A = np.full((3, 3), 1 / 3)
         assert np.allclose(other.lookup("f")(A, np.eye(3)).sum(axis=1), 0)
