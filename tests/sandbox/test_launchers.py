@@ -3,7 +3,6 @@ bubblewrap unless an instructor names another knowingly; both preprocessors that
 there; a launcher name that is not one is refused before anything is graded; without bwrap the sandbox refuses with
 what to do."""
 import logging
-from pathlib import Path
 
 import pytest
 from traitlets import TraitError
@@ -16,11 +15,12 @@ from classroom.preprocessors.trusted_grades import TrustedGrades
 from classroom.sandbox import launch, launchers
 from classroom.sandbox.launchers import BubblewrapLauncher, Launcher, UnsandboxedLauncher
 from coursekit.parts import requires
+from coursekit.repository import ROOT
 
 
 def configured(value):
     """The course's nbgrader_config.py, with `c.Grader.launcher_class = value`."""
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(Path(__file__).resolve().parents[1])).load_config()
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
     config.Grader.launcher_class = value
     return config
 
