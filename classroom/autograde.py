@@ -250,6 +250,8 @@ class ClassroomAutogradeApp(AutogradeApp):
 
 
 class StrictLoader(KVArgParseConfigLoader):
+    """traitlets' loader of the command line, with the error its docs suggest for an option nobody defines."""
+
     def _handle_unrecognized_alias(self, arg):
         self.parser.error(f"there is no option --{arg} (`python -m classroom.autograde --help` lists them)")
 
@@ -260,7 +262,8 @@ def sandbox_refusal(config):
     from .sandbox.settings import Sandbox
 
     if not Sandbox(config=config).enabled:
-        say("grading WITHOUT the sandbox (--no-sandbox): every student's code runs with your rights")
+        say("grading WITHOUT the sandbox (--no-sandbox, or c.Sandbox.enabled = False): every student's code runs "
+            "with your rights")
         return None
     return launch.MISSING if launch.bwrap_path() is None else None
 

@@ -118,6 +118,13 @@ GRADED_CLASS = {
     "gina": ("cheat_exits_process.py", None, None),  # a crash
     "hank": ("correct_einsum.py", None, None),  # two renamed copies of it, so neither is graded
 }
+
+
+def handed_in(who, notebook):
+    """Whether `who` handed `notebook` in (hank's two copies are none)."""
+    return who != "hank" if notebook == grading.ASSIGNMENT else GRADED_CLASS[who][2] is not None
+
+
 CANVAS = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "score_gradient (7)"],
           ["    Points Possible", "", "", "", "", "50"]] + [[who, str(100 + i), "", who, "A", ""]
                                                            for i, who in enumerate(GRADED_CLASS)]
@@ -182,9 +189,11 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
                 if check.score < check.points and not check.answer:
                     said = " ".join(check.message.split()) or check.kind
                     assert by_id[who].messages.get((notebook, check.grade_id)) == said, (who, check)
-            lines, notes = summary_lines(course, who, notebook)
-            assert [(score, points) for _, score, points in lines] == [(c.score, c.points) for c in found.checks]
-            assert [verdict or "" for verdict, _, _ in lines] == [sanitize_feedback.verdict(c) for c in found.checks]
+            lines, notes = summary_lines(course, who, notebook)  # the feedback's summary, in the notebook's order
+            assert [(score, points) for _, score, points in lines] == [
+                (want["checks"][notebook, c.grade_id], maxima[notebook, c.grade_id]) for c in found.checks]
+            assert [(verdict == "passed", bool(verdict)) for verdict, score, points in lines] == \
+                [(score == points, True) for _, score, points in lines], (who, notebook, lines)
             assert all(note.split("`")[1] in notes for note in found.notes) and bool(notes) == bool(found.notes)
     rows = {row[3]: row[5] for row in csv.reader(open(course / "lms" / "score_gradient-canvas-grades.csv"))}
     for who, want in gradebook.items():
@@ -196,6 +205,8 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
     alice, dave, erin, gina = (results(course, who, grading.ASSIGNMENT) for who in ("alice", "dave", "erin", "gina"))
     assert alice.handed_as == f"{grading.ASSIGNMENT} (1).ipynb" and by_id["alice"].notes == alice.notes != ()
     assert "values_match_reference" in {c.grade_id for c in dave.checks if c.kind == failures.TIMED_OUT}
+    timed_out = [c.grade_id for c in dave.checks].index("values_match_reference")
+    assert summary_lines(course, "dave", grading.ASSIGNMENT)[0][timed_out][0] == "timed out"
     assert failures.CRASHED in {c.kind for c in gina.checks + gina.cells}
     hidden = {g for (nb, g) in maxima if nb == grading.ASSIGNMENT and g != grading.VISIBLE}
     assert set(erin.repairs.missing) == hidden and erin.status == result.GRADED
@@ -225,8 +236,7 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
     assert {s.id: s.score for s in summary.students} == totals
     by_check = {r.check.grade_id: r for r in summary.results}
     for key, points in maxima.items():
-        took = [who for who, (_, _, quiz) in GRADED_CLASS.items()
-                if (key[0] == assignment and who != "hank") or (key[0] == QUIZ and quiz is not None)]
+        took = [who for who in GRADED_CLASS if handed_in(who, key[0])]
         failed = [who for who in took if gradebook[who]["checks"][key] < points]
         assert (by_check[key[1]].failing, by_check[key[1]].handed_in) == (len(failed), len(took)), key
     assert by_check["no_python_loop"].failing == 5  # bob (wrong values), carol, dave (loops), frank, gina
@@ -238,8 +248,8 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
                 assert by_check[meta["grade_id"]].check.description == " ".join(docstring.split())
     seen = {who: grading.messages(course, who) for who in GRADED_CLASS}
     for grade_id in ("values_match_reference", "no_python_loop", "inputs_left_untouched"):
-        said = Counter(" ".join(m.split()) for who in GRADED_CLASS for g, m in seen[who].items()
-                       if g == grade_id and m != "passed")
+        said = Counter(" ".join(m.split()) for who in GRADED_CLASS if handed_in(who, assignment)
+                       for g, m in seen[who].items() if g == grade_id and m != "passed")
         assert by_check[grade_id].messages == said
     shown = "".join(p.read_text() for p in written[1:])
     assert not [s for s in SECRETS if s in shown or s.replace("*", "&#42;") in shown]

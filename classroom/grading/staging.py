@@ -21,7 +21,7 @@ import errno
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import nbformat
 
@@ -204,6 +204,9 @@ def _result(job, staged, gb, name, repairs):
               for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades}
     checks, cells_failed = result.outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4),
                                            scores)
+    if status != result.GRADED:  # nothing of it ran: every grade cell is not graded, for the reason given
+        checks = tuple(replace(check, kind=check.kind or failures.NOT_GRADED, message=check.message or why)
+                       for check in checks)
     return result.Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
                          result.Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
                                         repairs.get("stripped", 0)), checks, cells_failed)
