@@ -76,6 +76,24 @@ lab-setup:
 clean-venv:
 	rm -rf $(VENV)
 
+# Studying on your own (README.md, "Studying on your own") ---------------------------------------------------------
+# `make exercise`: your copy of the exercise in my-work/$(ASSIGNMENT)/ (git-ignored), made from the student version in
+# release/; a notebook already there is kept as it is. Then JupyterLab opens on it (LAB=no only prints where it is).
+# `make check-exercise`: grades my-work/$(ASSIGNMENT)/ with the class's grader (sandboxed) in a private throw-away
+# course, and writes the feedback pages to my-work/feedback/. Without bubblewrap it says what to install;
+# CHECK_ARGS=--no-sandbox grades your own code without a sandbox, knowingly.
+LAB ?= yes
+CHECK_ARGS ?=
+
+.PHONY: exercise check-exercise
+
+exercise: $(READY)
+	@$(BIN)/python -m classroom.self_study.exercise $(ASSIGNMENT)
+	$(if $(filter no,$(LAB)),,$(MAKE) --no-print-directory lab LAB_FIRST=/lab/tree/my-work/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb)
+
+check-exercise: $(READY)
+	@$(NBGRADER_ENV) $(BIN)/python -m classroom.self_study.check $(ASSIGNMENT) $(CHECK_ARGS)
+
 # Instructors ------------------------------------------------------------------------------------------------
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
 ASSIGNMENT ?= score_gradient

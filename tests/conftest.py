@@ -19,8 +19,8 @@ collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 LONGEST_FIRST = ["test_assignment_corpus.py", "test_hub_class.py", "test_grading_faults.py",
                  "test_grading_parallel.py", "test_assignment_cycle.py", "test_assignment_validate.py",
                  "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_grading_result.py", "test_lms_route.py",
-                 "test_inert_pages.py", "test_feedback_page.py", "test_browser_explorer.py", "test_validate_dialog.py",
-                 "test_output_caps.py"]
+                 "test_inert_pages.py", "test_feedback_page.py", "test_self_study_learner.py", "test_browser_explorer.py",
+                 "test_validate_dialog.py", "test_output_caps.py"]
 
 
 def pytest_collection_modifyitems(items):

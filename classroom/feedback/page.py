@@ -32,7 +32,8 @@ def points(value):
 
 class FeedbackPage(HTMLExporter):
     """nbgrader's feedback exporter (an HTMLExporter), with nbgrader's templates reachable as `nbgrader/...`, so that
-    a template may extend nbgrader's template of the same file name, and the filter `points`."""
+    a template may extend nbgrader's template of the same file name, and ours as `classroom/...` (the self_study page
+    extends `classroom/feedback/index.html.j2`); and the filter `points`."""
 
     def default_filters(self):
         yield from super().default_filters()
@@ -40,4 +41,5 @@ class FeedbackPage(HTMLExporter):
 
     @default("extra_loaders")
     def _nbgrader_templates(self):
-        return [PrefixLoader({"nbgrader": FileSystemLoader(NBGRADER_TEMPLATES)})]
+        return [PrefixLoader({"nbgrader": FileSystemLoader(NBGRADER_TEMPLATES),
+                              "classroom": FileSystemLoader(TEMPLATES)})]

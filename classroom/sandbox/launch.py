@@ -42,10 +42,11 @@ DISK, TMP = 256 * MiB, 64 * MiB  # the home tmpfs; /tmp and /dev/shm each
 PROCESSES = 64
 INIT = os.path.abspath(init_process.__file__)
 INSIDE = "/run/classroom-sandbox.py"  # where init_process.py is bound inside the sandbox
-MISSING = """Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
+INSTALL = """Install it:  Debian/Ubuntu: sudo apt-get install bubblewrap    Fedora: sudo dnf install bubblewrap
+             Arch: sudo pacman -S bubblewrap                   (macOS has none: grade on Linux, e.g. in a VM)"""
+MISSING = f"""Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
 run with your rights (it could read source/ with the hidden tests and rewrite gradebook.db).
-Install it:  Debian/Ubuntu: sudo apt-get install bubblewrap    Fedora: sudo dnf install bubblewrap
-             Arch: sudo pacman -S bubblewrap                   (macOS has none: grade on Linux, e.g. in a VM)
+{INSTALL}
 To grade WITHOUT a sandbox, knowingly (only on a machine or account that holds no other course data):
   python -m classroom.autograde ASSIGNMENT --no-sandbox      (plain nbgrader: --Sandbox.enabled=False)"""
 _mode = {}
