@@ -10,8 +10,9 @@ import pytest
 from conftest import ROOT
 
 MODULES = ["classroom.report", "classroom.lms.collect_zip", "classroom.lms.release_zip", "classroom.lms.grades",
-           "classroom.lms.feedback", "bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead",
-           "bench.sandbox_overhead", "bench.notebook_runtime", "bench.explorer_latency"]
+           "classroom.lms.feedback", "classroom.self_study.exercise", "classroom.self_study.check",
+           "bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead", "bench.sandbox_overhead",
+           "bench.notebook_runtime", "bench.explorer_latency"]
 SCRIPTS = ["tools/grade_cells.py", "tools/make_exchange.py", "tools/quiz_bank.py", "tools/quiz_variant.py",
            "tools/refresh_notebooks.py", "deploy/jupyterhub/hub_class.py"]
 
