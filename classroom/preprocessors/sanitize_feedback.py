@@ -53,10 +53,12 @@ class SanitizeFeedback(NbGraderPreprocessor):
 
     _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
     _numbered = False  # whether answer cells are numbered (there are several)
+    _verdicts = {}  # {grade_id: the verdict's words} from the notebook's result ({} without one)
 
     def preprocess(self, nb, resources):
         nb, resources = InertContent(parent=self).preprocess(nb, resources)
-        found = result.read((resources.get("metadata") or {}).get("path") or "", resources["nbgrader"]["notebook"])
+        notebook = (resources.get("nbgrader") or {}).get("notebook")
+        found = result.read((resources.get("metadata") or {}).get("path") or "", notebook) if notebook else None
         self._verdicts = {check.grade_id: verdict(check) for check in found.checks} if found else {}
         resources["classroom"] = {"notes": list(found.notes) if found else []}
         self._graded = self._answers = 0
