@@ -18,7 +18,7 @@ collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
 LONGEST_FIRST = ["test_assignment_corpus.py", "test_hub_class.py", "test_grading_faults.py",
                  "test_grading_parallel.py", "test_assignment_cycle.py", "test_assignment_validate.py",
-                 "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_class_report.py", "test_lms_route.py",
+                 "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_grading_result.py", "test_lms_route.py",
                  "test_inert_pages.py", "test_feedback_page.py", "test_self_study_learner.py", "test_browser_explorer.py",
                  "test_validate_dialog.py", "test_output_caps.py"]
 
