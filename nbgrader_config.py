@@ -18,7 +18,7 @@ c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
 # the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
-                            ".classroom-grading.json"]  # the grading record (classroom.grading.record)
+                            ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
 
 PREPROCESSORS = "classroom.preprocessors"
 c.Autograde.sanitize_preprocessors = [

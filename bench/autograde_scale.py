@@ -9,9 +9,9 @@ shared machine the figures move with it.
 
     python -m bench.autograde_scale [N] [HANGING]     (from the repository root; default 60 students, 3 hanging)
 """
+import argparse
 import os
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -75,4 +75,8 @@ def main(n=STUDENTS, hanging=3):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=STUDENTS, help="students in the class (default: %(default)s)")
+    parser.add_argument("hanging", nargs="?", type=int, default=3,
+                        help="of them whose function never returns (default: %(default)s)")
+    main(**vars(parser.parse_args()))

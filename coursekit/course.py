@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from classroom import cells, course
+from classroom.grading import environment
 from classroom.sandbox.launchers import NAMES as LAUNCHERS
 from coursekit import parts
 from coursekit.repository import ROOT
@@ -32,7 +33,7 @@ LAUNCHER = LAUNCHERS[LAUNCHER_CLASS]()  # for StudentCode and decide
 
 def nbgrader_env(**extra):
     env = dict(os.environ, **extra)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # nbgrader runs `alembic`
+    env["PATH"] = environment.path(env.get("PATH", ""))  # nbgrader runs `alembic`
     return env
 
 
@@ -59,12 +60,17 @@ def autograde(course_path, *flags, **env):
     return result
 
 
+def run_module(course_path, module, *args):
+    """Run `python -m MODULE ARGS` (what a make target runs) in a course; it must succeed."""
+    result = subprocess.run([sys.executable, "-m", module, *args], cwd=course_path, env=nbgrader_env(),
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    return result
+
+
 def report(course_path, *flags):
     """Run `python -m classroom.report ASSIGNMENT` (what `make report` runs) in a course; it must succeed."""
-    result = subprocess.run([sys.executable, "-m", "classroom.report", ASSIGNMENT, *flags], cwd=course_path,
-                            env=nbgrader_env(), capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return result
+    return run_module(course_path, "classroom.report", ASSIGNMENT, *flags)
 
 
 _GENERATED = []  # per test process: one course made with no extra configuration, copied by later calls

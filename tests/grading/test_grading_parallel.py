@@ -48,12 +48,22 @@ def test_a_terminal_gets_a_bar_with_rate_eta_and_failures_and_a_log_gets_lines()
     assert plain == ["1/2 ann: grading (it has not been graded)"]
 
 
-def test_the_driver_takes_its_own_options_out_of_nbgrader_s():
-    rest, options = autograde.own_options(["--jobs", "3", "--force", "--scheduler=tcp://h:8786", "--wait"])
-    assert rest == ["--force"] and options == {"jobs": 3, "scheduler": "tcp://h:8786"}
-    for wrong in (["--jobs"], ["--jobs", "two"], ["--jobs=0"], ["--scheduler"]):
-        with pytest.raises(ValueError, match="--jobs|--scheduler"):
-            autograde.own_options(wrong)
+def test_the_drivers_options_come_from_nbgrader_config_and_the_command_line(tmp_path, monkeypatch):
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\nc.ClassroomAutogradeApp.jobs = 4\n"
+                                                 "c.ClassroomAutogradeApp.scheduler = 'tcp://h:1'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", os.environ["PATH"])  # main() puts this environment's bin/ first
+    configured = autograde.ClassroomAutogradeApp()
+    configured.initialize([ASSIGNMENT, "--force", "--wait", "--student", "alice"])
+    assert (configured.jobs, configured.scheduler, configured.wait) == (4, "tcp://h:1", True)
+    assert configured.config.BaseConverter.force and configured.coursedir.student_id == "alice"
+    given = autograde.ClassroomAutogradeApp()
+    given.initialize([ASSIGNMENT, "--jobs", "3", "--scheduler=tcp://h:8786", "--no-sandbox"])
+    assert (given.jobs, given.scheduler, given.wait, given.config.Grader.launcher_class) == (3, "tcp://h:8786", False, "unsandboxed")
+    for wrong in ([ASSIGNMENT, "--jobs"], [ASSIGNMENT, "--jobs", "two"], [ASSIGNMENT, "--jobs=0"],
+                  [ASSIGNMENT, "--scheduler"], [ASSIGNMENT, "--studnet=alice"], [], ["a", "b"]):
+        assert autograde.main(wrong) == 2, wrong
+    assert not (tmp_path / "gradebook.db").exists()  # nothing started
 
 
 @pytest.fixture(scope="module")

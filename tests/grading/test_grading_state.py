@@ -6,7 +6,7 @@ import os
 import pytest
 from traitlets.config import Config
 
-from classroom.grading import lock, record, settings
+from classroom.grading import lock, record, result, settings
 from classroom.grading import notebook_files as names
 
 NB = "score_gradient"
@@ -52,11 +52,14 @@ def test_a_symlinked_notebook_is_not_a_notebook(tmp_path):
 def test_a_record_holds_only_while_everything_matches(tmp_path):
     record.write(tmp_path, {NB: record.entry("s1", "v1", "g1")})
     (tmp_path / f"{NB}.ipynb").write_text("{}")
+    result.write(tmp_path, result.Result("ann", NB, NB, result.GRADED))
     recorded = record.read(tmp_path)
     assert record.stale_notebooks(recorded, {NB: ("s1", "v1", "g1")}, tmp_path) == {}
     for expected, words in [(("s2", "v1", "g1"), "handed in again"), (("s1", "v2", "g1"), "assignment"),
                             (("s1", "v1", "g2"), "gradebook"), (("s1", "v1", None), "gradebook")]:
         assert words in record.stale_notebooks(recorded, {NB: expected}, tmp_path)[NB]
+    (tmp_path / result.file_name(NB)).write_text('{"format": 0}')  # graded before results, or by another version
+    assert "grading result is missing" in record.stale_notebooks(recorded, {NB: ("s1", "v1", "g1")}, tmp_path)[NB]
     (tmp_path / f"{NB}.ipynb").unlink()
     assert "missing" in record.stale_notebooks(recorded, {NB: ("s1", "v1", "g1")}, tmp_path)[NB]
 

@@ -1,167 +1,33 @@
 """The class report (classroom/report/): its data model checked against the gradebook, the page for what rendering
 adds, the CSV for what it writes.
 
-The unit tests build a small course by hand in a moment: a gradebook made with nbgrader's own API (an assignment
-`toy` of two notebooks, seven students) and autograded notebooks whose failures carry their kinds as
-classroom.trusted.failures.error_output writes them. The class is chosen so that every reason for attention, and every
-thing that must NOT raise one, happens to someone.
-
-The integration test (marked `integration`) grades seven students with the real nbgrader, sandboxed, as
-`make autograde` does, then runs `python -m classroom.report` as `make report` does.
+A small course is built by hand in a moment (toy.py beside this file): a gradebook, and for each graded notebook
+the result a grading writes (classroom.grading.result) and the grading record. The class is chosen so that every
+reason for attention, and every thing that must NOT raise one, happens to someone (WHY). The report of a class
+graded by the real grader, checked against the gradebook, the feedback and the LMS grades, is in
+tests/grading/test_grading_result.py.
 """
-import ast
 import base64
 import csv
-import json
-import os
 import shutil
 import statistics
-import subprocess
-import sys
 from collections import Counter
 from html.parser import HTMLParser
-from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from classroom.trusted import failures
-from classroom.cells import HIDDEN, SourceCell
-from classroom.grading import record
+from classroom.grading import result
 from classroom.report import attention, collect, figure, model, render, spreadsheet
 from classroom.report.__main__ import main
+from classroom.trusted import failures
 from coursekit.repository import ROOT
-from coursekit import course as grading
-from coursekit.quiz_answers import RIGHT, SECRETS, quiz_notebook
+from tests.report.toy import (CLASS, FORMULA, IMG, NOT_GRADED, RENAMED, SCRIPT, TOY, handed_in, read_gradebook,
+                              write_course)
 
-TOY = "toy"
-# The gradebook's cells of each notebook: (name, cell type, grade points or None, answer cell?, source).
-CELLS = {
-    TOY: [("intro", "markdown", None, False, "Add the numbers."),
-          ("answer", "code", None, True, "def total(a, b):\n    return a + b\n"),
-          ("adds_up", "code", 2.0, False, '"""The sum of two numbers is right."""\nassert total(1, 2) == 3\n'),
-          ("shows_work", "code", 1.0, False, '"""It returns a number, not a string."""\nassert total(1, 1) != "2"\n'),
-          ("hidden_one", "code", 3.0, False, '"""Negative numbers add up too."""\n### BEGIN HIDDEN TESTS\n'
-           'secret_value = 42\nassert total(-1, -2) == -3\n### END HIDDEN TESTS\n')],
-    "quiz": [("q_answer", "code", 1.0, True, "answer = None\n"),
-             ("q_check", "code", 1.0, False, '"""Question 2 is answered with a whole number."""\nassert True\n')],
-}
-FULL = {"adds_up": 2.0, "shows_work": 1.0, "hidden_one": 3.0, "q_answer": 1.0, "q_check": 1.0}
-SCRIPT, FORMULA, IMG = "<script>alert(1)</script>", "=2+3", "<img src=x onerror=alert(1)>"
-NOT_GRADED = "The grader could not run this notebook (nbgrader could not process the submitted file)."
-E = failures.error_output
-STUDENT_CELL = "cell 6"  # a code cell of the student's own, without nbgrader metadata (the sixth cell)
-# student: lost points, outputs per cell of the autograded notebooks, and what else happened.
-CLASS = {
-    "ann": {},
-    "ben": {"lost": {"hidden_one": 3.0, "shows_work": 1.0, "q_check": 1.0},
-            "outputs": {"hidden_one": [E(failures.CHECK_FAILED, IMG)],
-                        "shows_work": [E(failures.CHECK_FAILED, "it timed out and crashed on an empty list")],
-                        "answer": [{"output_type": "error", "ename": "ValueError", "evalue": "ran out of memory",
-                                    "traceback": []}],
-                        STUDENT_CELL: [{"output_type": "error", "ename": "KernelDied", "evalue": "died",
-                                        "traceback": []},
-                                       {"output_type": "stream", "name": "stdout",
-                                        "text": "[output cut by the grader after 20000 characters]"}],
-                        "q_check": [E(failures.RAISED, "your code raised NameError")]}},
-    "cat": {"lost": {"adds_up": 2.0}, "quiz": False,
-            "outputs": {"adds_up": [E(failures.TIMED_OUT, "your function did not return in time")],
-                        "answer": [E(failures.CRASHED, "the process running your code exited")],
-                        STUDENT_CELL: [E(failures.NOT_RUN, "an earlier cell stopped the run")]}},
-    "dan": {"lost": {k: v for k, v in FULL.items() if not k.startswith("q")}, "flagged": True,
-            "outputs": {"adds_up": [E(failures.NOT_GRADED, NOT_GRADED)], "shows_work": [E(failures.NOT_GRADED,
-                        NOT_GRADED)], "hidden_one": [E(failures.NOT_GRADED, NOT_GRADED)]}},
-    "eve": {"lost": {"hidden_one": 3.0}, "resubmitted": True, "edit": True,
-            "outputs": {"hidden_one": [E(failures.CHECK_FAILED, IMG)],
-                        "answer": [E(failures.OUT_OF_MEMORY, "your code ran out of memory")]}},
-    SCRIPT: {"lost": {"q_check": 1.0}, "penalty": 10.0,
-             "outputs": {"answer": [E(failures.OUTPUT_CUT, "the output was cut at 20000 characters")]}},
-    FORMULA: {"quiz": False},
-}
 WHY = {"ann": set(), "ben": set(), "cat": {"timed out", "crashed", "not handed in"},
        "dan": {"flagged for manual grading", "could not be run"},
        "eve": {"grade cells missing", "grade cells changed", "not graded", "ran out of memory"},
        SCRIPT: {"output cut"}, FORMULA: {"not handed in"}}
-
-
-def handed_in(who):
-    return [TOY] + (["quiz"] if CLASS[who].get("quiz", True) else [])
-
-
-def notebook_json(name, outputs=None, submitted=False, edit=False):
-    cells = []
-    for cell_name, kind, points, answer, code in CELLS[name]:
-        if submitted:
-            code = HIDDEN.sub("", code)
-        meta = {"grade_id": cell_name, "grade": points is not None, "solution": answer, "locked": not answer}
-        if points is not None:
-            meta["points"] = points
-        cell = {"cell_type": kind, "metadata": {"nbgrader": meta}, "source": code}
-        if kind == "code":
-            cell.update(execution_count=None, outputs=(outputs or {}).get(cell_name, []))
-        cells.append(cell)
-    if name == TOY:
-        cells.append({"cell_type": "code", "metadata": {}, "source": "print(total(2, 2))", "execution_count": None,
-                      "outputs": (outputs or {}).get(STUDENT_CELL, [])})
-    if edit and name == TOY:  # the student deleted the hidden check and edited a visible one
-        cells = [c for c in cells if c["metadata"].get("nbgrader", {}).get("grade_id") != "hidden_one"]
-        cells[3]["source"] = "pass"
-    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-
-
-def write_course(course, students, gradebook=None):
-    """A course of the toy assignment with `students`; its gradebook starts as a copy of `gradebook` if given (making
-    one from nothing runs nbgrader's `alembic`, which takes seconds)."""
-    from nbgrader.api import Gradebook
-
-    course.mkdir(parents=True)
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    if gradebook:
-        shutil.copy(gradebook, course / "gradebook.db")
-    with mock.patch.dict(os.environ, PATH=grading.nbgrader_env()["PATH"]), \
-            Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        if not gradebook:
-            gb.add_assignment(TOY)
-            for name, cells in CELLS.items():
-                gb.add_notebook(name, TOY)
-                for cell_name, kind, points, answer, code in cells:
-                    gb.add_source_cell(cell_name, name, TOY, cell_type=kind, locked=not answer, source=code)
-                    if points is not None:
-                        gb.add_grade_cell(cell_name, name, TOY, max_score=points, cell_type="code")
-                    if answer:
-                        gb.add_solution_cell(cell_name, name, TOY)
-        for who in students:
-            spec = CLASS[who]
-            gb.add_student(who)
-            gb.add_submission(TOY, who)
-            for nb in gb.find_submission(TOY, who).notebooks:
-                nb.late_submission_penalty = spec.get("penalty", 0.0) if nb.name == TOY else 0.0
-                for grade in nb.grades:
-                    took = nb.name in handed_in(who)
-                    grade.auto_score = FULL[grade.name] - spec.get("lost", {}).get(grade.name, 0.0) if took else 0.0
-                    grade.needs_manual_grade = bool(spec.get("flagged")) and nb.name == TOY
-            gb.db.commit()
-            for step in ("submitted", "autograded"):
-                folder = course / step / who / TOY
-                folder.mkdir(parents=True)
-                stamp = "2024-05-02 09:00:00" if step == "submitted" and spec.get("resubmitted") else "2024-05-01"
-                (folder / "timestamp.txt").write_text(stamp)
-                for name in handed_in(who):
-                    nb = notebook_json(name, spec.get("outputs") if step == "autograded" else None,
-                                       submitted=step == "submitted", edit=spec.get("edit") and step == "submitted")
-                    (folder / f"{name}.ipynb").write_text(json.dumps(nb))
-            write_record(gb, course, who, first_submission=spec.get("resubmitted"))
-    return course
-
-
-def write_record(gb, course, who, first_submission=False):
-    """The record the driver writes when it commits a grading (classroom.grading.record); one whose submission
-    digest is an earlier one's when the student handed in again since."""
-    graded = course / "autograded" / who / TOY
-    state = record.inspect(gb, record.versions(gb, TOY), TOY, who, str(course / "submitted" / who / TOY), str(graded))
-    record.write(graded, {name: record.entry("an earlier submission" if first_submission else digest, version,
-                                             record.grades_digest(gb, TOY, who, name))
-                          for name, (digest, version) in state.expected.items()})
 
 
 @pytest.fixture(scope="module")
@@ -178,23 +44,6 @@ def course(empty_course):
 @pytest.fixture(scope="module")
 def summary(course):
     return collect(course, TOY)
-
-
-def read_gradebook(course, assignment):
-    """What the gradebook says, read with nbgrader's API and not with classroom.report."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        maxima = {(nb.name, c.name): c.max_score for nb in gb.find_assignment(assignment).notebooks
-                  for c in nb.grade_cells}
-        students = {sub.student.id: {
-            "total": sum(g.score for nb in sub.notebooks for g in nb.grades),
-            "penalty": sum(nb.late_submission_penalty or 0.0 for nb in sub.notebooks),
-            "notebooks": {nb.name: sum(g.score for g in nb.grades) for nb in sub.notebooks},
-            "checks": {(nb.name, g.name): g.score for nb in sub.notebooks for g in nb.grades},
-            "manual": any(g.needs_manual_grade for nb in sub.notebooks for g in nb.grades)}
-            for sub in gb.assignment_submissions(assignment)}
-    return maxima, students
 
 
 # ---- the data model against the gradebook ----------------------------------------------------------------------
@@ -227,8 +76,8 @@ def test_share_failing_and_messages_count_only_who_handed_the_notebook_in(course
         took = [who for who in CLASS if r.check.notebook in handed_in(who)]
         failed = [who for who in took if gradebook[who]["checks"][r.check.key] < maxima[r.check.key]]
         assert (r.failing, r.handed_in) == (len(failed), len(took)), r.check.grade_id
-        said = Counter(CLASS[who]["outputs"][r.check.grade_id][0]["evalue"] if r.check.grade_id in
-                       CLASS[who].get("outputs", {}) else model.NO_MESSAGE for who in failed)
+        said = Counter(CLASS[who].get("failed", {}).get(r.check.grade_id, (None, model.NO_MESSAGE))[1]
+                       for who in failed)
         assert r.messages == said
     by_id = {r.check.grade_id: r for r in summary.results}
     assert by_id["hidden_one"].messages == {IMG: 2, NOT_GRADED: 1}
@@ -241,26 +90,31 @@ def test_who_needs_attention_and_why(summary):
     assert reasons["cat"]["timed out"].where == ("adds_up",)
     assert reasons["cat"]["crashed"].where == ("answer",)
     assert reasons["eve"]["grade cells missing"].where == ("hidden_one",)
-    assert reasons["eve"]["grade cells changed"].where == ("shows_work",)
+    eve = next(s for s in summary.students if s.id == "eve")
+    assert {r.where for r in eve.reasons if r.kind == "grade cells changed"} == {("shows_work",), ()}
     assert [s.id for s in summary.attention] == sorted(who for who, why in WHY.items() if why)
+    assert {s.id: s.notes for s in summary.students if s.notes} == {"ann": (RENAMED,)}
 
 
 @pytest.mark.parametrize("kind", failures.KINDS)
 def test_attention_is_decided_on_the_kind_alone(kind):
     message = "timed out, crashed, ran out of memory, output cut, could not run"  # words decide nothing
-    graded = notebook_json(TOY, {"answer": [E(kind, message)]})
-    handed = model.Handed(TOY, True, notebook_json(TOY, submitted=True), False, graded)
-    cells = [SourceCell(n, t, s, not a) for n, t, p, a, s in CELLS[TOY]]
-    found = attention.reasons([handed], [], {TOY: (cells, {n: p for n, _, p, _, _ in CELLS[TOY] if p})})
-    want = failures.ATTENTION.get(kind)
-    assert [(r.kind, r.detail, r.where) for r in found] == ([(want, message, ("answer",))] if want else [])
+    for check, cells in (((result.CheckOutcome("adds_up", 2.0, 0.0, kind, message),), ()),
+                         ((), (result.CellFailure("answer", kind, message),))):
+        graded = result.Result("ann", TOY, TOY, result.GRADED, checks=check, cells=cells)
+        found = attention.reasons([model.Handed(TOY, True, graded)], [])
+        want = failures.ATTENTION.get(kind)
+        where = "adds_up" if check else "answer"
+        assert [(r.kind, r.detail, r.where) for r in found] == ([(want, message, (where,))] if want else [])
 
 
-def test_kind_is_the_ename_of_an_error_output_and_nothing_else():
-    assert [attention.kind(E(k, "m")) for k in failures.KINDS] == list(failures.KINDS)
-    assert attention.kind({"output_type": "error", "ename": "KernelDied", "evalue": "timed out"}) is None
-    assert attention.kind({"output_type": "stream", "name": "stdout", "text": "TimedOut"}) is None
-    assert attention.kind({"output_type": "display_data", "ename": "TimedOut"}) is None
+def test_a_folder_graded_before_results_still_gives_a_report_and_says_to_grade_it_again(course, tmp_path):
+    old = shutil.copytree(course, tmp_path / "old")
+    for path in (old / "autograded" / "ann" / TOY).glob(".classroom-result-*.json"):
+        path.unlink()
+    ann = next(s for s in collect(old, TOY).students if s.id == "ann")
+    assert ann.score == 8 and ann.notes == () and {r.kind for r in ann.reasons} == {"not graded"}
+    assert all("grading result is missing" in r.detail and "make autograde" in r.detail for r in ann.reasons)
 
 
 # ---- the CSV ----------------------------------------------------------------------------------------------------
@@ -280,6 +134,7 @@ def test_the_csv_is_named_for_what_it_holds_and_matches_the_gradebook(course, su
         assert {n: float(row[f"{n}.ipynb"]) for n in want["notebooks"]} == want["notebooks"]
         assert row["needs_attention"] == ("yes" if WHY[who] else "no")
         assert all(kind in row["attention"] for kind in WHY[who])
+        assert row["grader_notes"] == " ".join(CLASS[who].get("notes", ()))
 
 
 @pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\")", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"])
@@ -312,6 +167,7 @@ def test_student_text_reaches_the_page_escaped(page):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and SCRIPT not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page and "<img src=x" not in page
     assert page.count("<script") == 0 and len(Page(page).images) == 1
+    assert "handed in this notebook as <code>" not in page and "`toy (1).ipynb`" in page  # a note is shown as text
 
 
 def test_the_figure_is_embedded_with_every_number_in_its_alt_text(course, summary, page):
@@ -357,78 +213,3 @@ def test_bad_input_is_a_clear_error_and_writes_nothing(course, empty_course, tmp
     err = capsys.readouterr().err
     assert "nothing has been graded for 'toy' yet" in err and "make autograde" in err
     assert not (tmp_path / "r").exists()
-
-
-# ---- end to end: the real grader --------------------------------------------------------------------------------
-QUIZ = "intuition_quiz"
-# student: (solution file, notebook edit, quiz answers or None for no quiz notebook handed in)
-GRADED_CLASS = {
-    "alice": ("correct_einsum.py", None, RIGHT),
-    "bob": ("wrong_returns_A_times_G.py", None, {1: RIGHT[1], 4: RIGHT[4]}),
-    "carol": ("wrong_loops_over_cells.py", None, None),
-    "dave": ("robust_hangs_at_T_1.py", None, RIGHT),
-    "erin": ("correct_keepdims.py", "delete_hidden_grade_cells", RIGHT),
-    "frank": ("correct_einsum.py", None, RIGHT),  # then cut short: not a notebook any more
-    "gina": ("cheat_exits_process.py", None, None),
-}
-
-
-@pytest.mark.integration
-def test_a_class_graded_by_the_real_grader(tmp_path):
-    """Seven students graded by classroom.autograde, then the report as `make report` runs it. The report goes to
-    build/class-report/ (or $CLASS_REPORT_OUT) so that it can be looked at afterwards."""
-    assignment, course = grading.ASSIGNMENT, grading.make_course(tmp_path / "course")
-    for who, (solution, edit, answers) in GRADED_CLASS.items():
-        folder = grading.write_submission(course, who, grading.submission(
-            (grading.SUBMISSIONS / solution).read_text(), edit))
-        if answers is not None:
-            (folder / f"{QUIZ}.ipynb").write_text(json.dumps(quiz_notebook(answers)))
-    frank = course / "submitted" / "frank" / assignment / f"{assignment}.ipynb"
-    frank.write_text(frank.read_text()[:500])
-    graded = subprocess.run([sys.executable, "-m", "classroom.autograde", assignment, *grading.AUTOGRADE_FLAGS],
-                            cwd=course, env=grading.nbgrader_env(), capture_output=True, text=True)
-    (course / "autograde.log").write_text(graded.stdout + graded.stderr)
-    out = Path(os.environ.get("CLASS_REPORT_OUT", ROOT / "build" / "class-report"))
-    shutil.rmtree(out, ignore_errors=True)
-    run = grading.report(course, "--out", str(out))
-    written = [out / f"{assignment}.png", out / f"{assignment}.html", out / f"{assignment}-by-check.csv"]
-    assert all(str(p) in run.stdout and p.stat().st_size > 0 for p in written)
-
-    summary = collect(course, assignment)
-    maxima, gradebook = read_gradebook(course, assignment)
-    totals = {who: s["total"] for who, s in gradebook.items()}
-    # frank: his cut-short score_gradient.ipynb scores 0, his quiz (all right) is graded all the same
-    assert totals == {"alice": 25, "bob": 6, "carol": 19, "dave": 21, "erin": 25, "frank": 5, "gina": 0}
-    assert {s.id: s.score for s in summary.students} == totals
-    results = {r.check.grade_id: r for r in summary.results}
-    assert {r.check.key for r in summary.results} == set(maxima)
-    for key, points in maxima.items():
-        took = [who for who in GRADED_CLASS if key[0] == assignment or GRADED_CLASS[who][2] is not None]
-        failed = [who for who in took if gradebook[who]["checks"][key] < points]
-        assert (results[key[1]].failing, results[key[1]].handed_in) == (len(failed), len(took)), key
-    assert results["no_python_loop"].failing == 5  # bob (wrong values), carol, dave (loops), frank, gina
-    for notebook in (assignment, QUIZ):  # every check is described by its docstring, read here independently
-        for cell in json.loads((ROOT / "source" / assignment / f"{notebook}.ipynb").read_text())["cells"]:
-            meta = cell["metadata"].get("nbgrader", {})
-            if meta.get("grade") and not meta.get("solution"):
-                docstring = ast.get_docstring(ast.parse("".join(cell["source"])))
-                assert results[meta["grade_id"]].check.description == " ".join(docstring.split())
-    seen = {who: grading.messages(course, who) for who in GRADED_CLASS}
-    for grade_id in ("values_match_reference", "no_python_loop", "inputs_left_untouched"):
-        said = Counter(" ".join(m.split()) for who in GRADED_CLASS for g, m in seen[who].items()
-                       if g == grade_id and m != "passed")
-        assert results[grade_id].messages == said
-    shown = "".join(p.read_text() for p in written[1:])
-    assert not [s for s in SECRETS if s in shown or s.replace("*", "&#42;") in shown]
-
-    why = {s.id: {r.kind: r for r in s.reasons} for s in summary.students}
-    assert "not handed in" in why["carol"] and "grade cells missing" in why["erin"]
-    hidden = [g for (nb, g) in maxima if nb == assignment and g != grading.VISIBLE]
-    assert set(why["erin"]["grade cells missing"].where) == set(hidden)
-    assert {"flagged for manual grading", "could not be run"} <= set(why["frank"])
-    flagged = {who for who, s in gradebook.items() if s["manual"]}
-    assert flagged == {who for who, reasons in why.items() if "flagged for manual grading" in reasons} == {"frank"}
-    assert "values_match_reference" in why["dave"]["timed out"].where
-    assert "crashed" in why["gina"]
-    assert {s.id for s in summary.attention} == {"carol", "dave", "erin", "frank", "gina"}
-    assert "7 students, 5 needed attention" in run.stdout
