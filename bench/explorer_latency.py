@@ -37,7 +37,9 @@ from pathlib import Path
 
 import nbformat
 
-from tests.helpers.browser import Server, chromium, focus, free_port, run_all_cells, why_no_browser
+from coursekit import parts
+from coursekit.browser import Server, chromium, focus, run_all_cells
+from coursekit.ports import free_port
 
 FRAME_MS = 1000 / 60
 CASES = ("lab", "voila", "page", "busy", "busy-voila", "far", "far-voila")
@@ -302,9 +304,9 @@ def main(argv=None):
         parser.error(f"--cases: unknown {unknown or 'none given'}; choose from {', '.join(CASES)}")
     if args.presses < 1:
         parser.error("--presses must be at least 1")
-    missing = why_no_browser()
+    missing = parts.why_missing("browser")
     if missing:
-        parser.error(f"no browser: {missing}")
+        parser.error(f"no browser: {missing.why} (install: {missing.install})")
 
     print(f"key press -> changed picture painted, ms: median (p10–p90) of {args.presses} presses each")
     print(f"{'case':<10} {OURS_NAME:>28} {TODAYS_NAME:>28} {'ratio':>6}  goal")

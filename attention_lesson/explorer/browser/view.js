@@ -5,7 +5,7 @@
 // of seeds) and computes the rest itself, in the order attention_lesson/explorer/model.py does: the scores
 // sqrt(d_k)·z, the divisor d_k**p, the softmax of scores / divisor, the three readouts and the top weight at every
 // width. So a key press redraws without the kernel; only a new seed asks it for a row. The Python model stays the
-// reference: tests/test_browser_explorer.py compares every number drawn here with it.
+// reference: tests/explorer/test_browser_explorer.py compares every number drawn here with it.
 //
 // Every word, colour and scale comes from Python in `look` (attention_lesson.explorer.view.view_look), so each is
 // spelled once. The controls are native inputs and buttons (keyboard-operable, labelled); the readouts sit in a
