@@ -3,8 +3,9 @@ the explorer's page (make explore-page), notebook 04 as a Voilà app, a student'
 
 axe-core is pinned in accessibility/package.json and installed by `npm ci --prefix accessibility` (.ci/run does it).
 Without it, or without Chromium, the tests are skipped with the reason (coursekit.parts: the parts "axe" and
-"browser"), unless REQUIRE_AXE_TESTS=1 and REQUIRE_BROWSER_TESTS=1 (CI), where a missing part is an error. The feedback page and the report come from one small class graded by the course kit: one
-wrong submission, so that the feedback shows failed checks and the report a student who needs attention.
+"browser"), unless REQUIRE_AXE_TESTS=1 and REQUIRE_BROWSER_TESTS=1 (CI), where a missing part is an error. The
+feedback page and the report come from one small class graded by the course kit: one wrong submission, so that the
+feedback shows failed checks and the report a student who needs attention.
 """
 from pathlib import Path
 

@@ -2,8 +2,9 @@
 
 The view (attention_lesson/explorer/browser/view.js) computes every number itself from the rows the widget sends;
 tests/explorer/test_browser_explorer.py checks those numbers in Chromium. Here: the rows are the lesson's rows (numpy,
-from tests/explorer/reference.py), a new seed sends its rows, bad settings are refused with a clear message, the words and colours
-come from the vocabulary and the palette, and the stored output carries the stand-in. Each test gets a new explorer.
+from tests/explorer/reference.py), a new seed sends its rows, bad settings are refused with a clear message, the
+words and colours come from the vocabulary and the palette, and the stored output carries the stand-in. Each test
+gets a new explorer.
 """
 import base64
 import io
