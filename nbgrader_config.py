@@ -3,7 +3,8 @@
 The grading system's plugins (the preprocessors of classroom.preprocessors, safe collect, zip_collect and export, the
 feedback page) are chosen in one file with no course setting, classroom/plugins/nbgrader_config.py, loaded first
 below; another course uses the same grading system by loading that file the same way. Everything after it is this
-course's (see INSTRUCTORS.md; where our plugins differ from nbgrader's: docs/differences-from-nbgrader.md).
+course's (how grading works: docs/grading.md; where our plugins differ from nbgrader's:
+docs/differences-from-nbgrader.md).
 """
 from classroom.plugins import SELECTION_FOLDER
 
@@ -16,7 +17,7 @@ c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
 # the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
-                            ".classroom-grading.json"]  # the grading record (classroom.grading.record)
+                            ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
 # How student processes start (classroom/sandbox/launchers.py): the sandbox, "bubblewrap", unless you choose,
 # knowingly, on a machine that holds nothing else, to grade with your own rights (what `python -m classroom.autograde
 # --no-sandbox` passes):

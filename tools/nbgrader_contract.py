@@ -8,9 +8,9 @@ configuration. Then every test that failed must be named in the document (as `te
 with what we do instead and why), and every test named there must have failed: anything else fails the run, so the
 document says exactly where an instructor who knows nbgrader will meet something else.
 
-    python tools/nbgrader_contract.py [--jobs N]      (N pytest workers; default 4: most of the time is waiting)
+    python -m tools.nbgrader_contract [--jobs N]      (N pytest workers; default 4: most of the time is waiting)
 
-`make nbgrader-contract` runs it alone; `make test` runs it too (tests/test_nbgrader_contract.py).
+`make nbgrader-contract` runs it alone; `make test` runs it too (tests/setup/test_nbgrader_contract.py).
 """
 import argparse
 import os
@@ -78,7 +78,7 @@ def run(jobs, junit):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=4, help="pytest workers (default 4)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="nbgrader-contract-junit-") as folder:

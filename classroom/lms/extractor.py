@@ -28,7 +28,8 @@ from nbgrader.plugins.zipcollect import ExtractorPlugin
 from traitlets import Integer, Unicode
 
 from . import safezip
-from .refusals import Refusal, size
+from ..intake import size
+from .refusals import Refusal, Refusing
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 READ_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
@@ -43,7 +44,7 @@ class Origin:
     when: datetime.datetime = None
 
 
-class SafeExtractor(ExtractorPlugin):
+class SafeExtractor(Refusing, ExtractorPlugin):
     max_member_bytes = Integer(safezip.MAX_MEMBER_BYTES, help="Largest member unpacked, in bytes.").tag(config=True)
     max_total_bytes = Integer(safezip.MAX_TOTAL_BYTES, help="Most bytes unpacked from one zip.").tag(config=True)
     max_members = Integer(safezip.MAX_MEMBERS, help="Most members looked at in one zip.").tag(config=True)
@@ -133,10 +134,6 @@ class SafeExtractor(ExtractorPlugin):
         zone = tz.gettz(self.zip_timezone) or tz.UTC
         moment = datetime.datetime(*info.date_time, tzinfo=zone)
         return moment.astimezone(datetime.timezone.utc).replace(tzinfo=None)
-
-    def refuse(self, refusal):
-        self.log.warning("Not collected: %s", refusal)
-        self.refused.append(refusal)
 
 
 def entries(folder):
