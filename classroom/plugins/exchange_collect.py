@@ -2,7 +2,7 @@
 
 nbgrader's own collect copies `inbound/<student>+<assignment>+<timestamp>[+<random>]/` with shutil.copytree as the
 instructor, following whatever the student put there. SafeCollect, enabled in nbgrader_config.py with
-`c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"`, changes three things and keeps the rest (which
+`c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"`, changes four things and keeps the rest (which
 submission is the latest, --update, --before-duedate, the owner check, group sharing):
 
   - a folder whose student id is not plain (classroom.intake.check_student_id), whose name holds no readable
@@ -10,7 +10,9 @@ submission is the latest, --update, --before-duedate, the owner check, group sha
     the reason, and the other submissions are collected;
   - the copy is classroom.intake.copy_submission: regular files only, within the caps below; a warning names every
     entry dropped and why;
-  - too large a submission loses the files past the cap instead of stopping the whole collect.
+  - too large a submission loses the files past the cap instead of stopping the whole collect;
+  - the copy is writable by the instructor alone (and the instructors' group when group-shared), whatever the
+    modes the hand-in had (nbgrader keeps them).
 """
 import datetime
 import os
@@ -66,6 +68,7 @@ class SafeCollect(ExchangeCollect):
             self.log.warning("Dropped from %r (not collected): %r, %s", folder, name, why)
         if dropped:
             self.log.warning("%d entries of %r were not collected; the rest is in %s", len(dropped), folder, dest)
+        _instructor_only(dest)
         if self.coursedir.groupshared:
             _share_with_group(dest)
 
@@ -82,6 +85,15 @@ def _check_folder(path):
     mode = os.lstat(path).st_mode
     if not stat.S_ISDIR(mode):
         raise intake.BadSubmission(f"it is {intake.kind(mode)}, not a folder: nothing was read from it")
+
+
+def _instructor_only(dest):
+    """The collected copy is writable by the instructor alone, whatever the umask (group sharing then adds the
+    instructors' group): nbgrader keeps the modes the hand-in had in the exchange (777 in its own tests), and a folder
+    others may write lets them replace a student's work before it is graded (docs/differences-from-nbgrader.md)."""
+    for folder, _, files in os.walk(dest):
+        for path in [folder, *(os.path.join(folder, name) for name in files)]:
+            os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _share_with_group(dest):

@@ -108,7 +108,8 @@ class ExecuteForDisplay(Execute):
         """nbclient's timeout_func: the seconds this cell may run, its own limit or what is left of all cells'
         (at least one second); remembered for the message if the cell is interrupted."""
         left = max(self._deadline - time.monotonic(), 1.0)
-        self._limit = (left, True) if self.timeout is None or left < self.timeout else (self.timeout, False)
+        own = self.timeout if self.timeout and self.timeout > 0 else None  # nbclient: None, 0 or -1, no limit
+        self._limit = (left, True) if own is None or left < own else (own, False)
         return self._limit[0]
 
     def _overran(self):

@@ -72,6 +72,8 @@ def test_no_time_limit_per_cell_is_accepted_and_all_cells_together_still_have_on
     display.timeout = 30
     with unittest.mock.patch("time.monotonic", return_value=1e9 - 100):
         assert display._cell_limit(None) == 30 and display._overran() == "30 s"
+        display.timeout = 0  # nbclient's other way to say no limit
+        assert display._cell_limit(None) == 100
 
 
 @pytest.fixture(scope="module")
