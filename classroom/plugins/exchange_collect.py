@@ -1,9 +1,9 @@
 """`nbgrader collect` (and the formgrader's Collect button) reading each hand-in as untrusted: classroom.intake.
 
 nbgrader's own collect copies `inbound/<student>+<assignment>+<timestamp>[+<random>]/` with shutil.copytree as the
-instructor, following whatever the student put there. SafeCollect, enabled in nbgrader_config.py with
-`c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"`, changes four things and keeps the rest (which
-submission is the latest, --update, --before-duedate, the owner check, group sharing):
+instructor, following whatever the student put there. SafeCollect, enabled in classroom/plugins/nbgrader_config.py
+with `c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"`, changes four things and keeps the
+rest (which submission is the latest, --update, --before-duedate, the owner check, group sharing):
 
   - a folder whose student id is not plain (classroom.intake.check_student_id), whose name holds no readable
     timestamp, or which is not a folder at all (a symbolic link, say) is not collected: an error names the folder and

@@ -1,9 +1,9 @@
-"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
-the cell's code from the gradebook against the student's solution cells in a child process
-(classroom.trusted.verdict) that starts, as the display run's kernel does, beside a copy of the assignment's data
-files (the files next to the notebook), and writes the verdict as the cell's only outputs: what the check printed, then nothing
-if it passed or one error output whose `ename` is the failure's kind. A grade cell without a verdict gets
-NOT_GRADED. Runs before SaveAutoGrades."""
+"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running the
+cell's code from the gradebook against the student's solution cells in a child process (classroom.trusted.verdict)
+that starts, as the display run's kernel does, beside a copy of the assignment's data files (the files next to the
+notebook), and writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or
+one error output whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before
+SaveAutoGrades."""
 import time
 
 from nbformat import from_dict

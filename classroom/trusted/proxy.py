@@ -2,11 +2,12 @@
 
 `StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
 classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
-turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
-function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
+turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy`
+for a function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
 seconds, and returns plain data rebuilt here (classroom.trusted.protocol: arrays, numbers, strings, None, and lists,
-tuples, sets and dicts of them, or a `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
-NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+tuples, sets and dicts of them, or a `ForeignObject` that refuses every use). Nothing the student's code defines
+ever runs in this process, so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the
+checks.
 
 Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
 hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
@@ -213,8 +214,9 @@ class StudentCode:
         return NameError(f"name '{name}' is not defined by your answer cells")
 
     def call(self, name, args, trace=False, memory=False):
-        """Call the student's `name` on `args` (plain data, classroom.trusted.child.Inputs). Returns {"value", "after" (the inputs as the grader reads them
-        after the call), "lines" and "tracer_kept" (with `trace`), "extra" (bytes the call added, with `memory`)}."""
+        """Call the student's `name` on `args` (plain data, classroom.trusted.child.Inputs). Returns {"value",
+        "after" (the inputs as the grader reads them after the call), "lines" and "tracer_kept" (with `trace`),
+        "extra" (bytes the call added, with `memory`)}."""
         child = self.child()
         specs = child.inputs.put(args)
         header = {"op": protocol.CALL, "name": name, "inputs": specs, "trace": bool(trace)}

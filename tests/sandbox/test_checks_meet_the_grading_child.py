@@ -33,7 +33,8 @@ def test_a_student_error_is_also_the_builtin_exception_it_is_or_derives_from():
     assert isinstance(raised("ValueError", "bad n"), ValueError) and isinstance(raised("ValueError", "x"), StudentError)
     own = raised("Bad", "no key", base="KeyError")
     assert isinstance(own, KeyError) and str(own) == "your function raised Bad: no key"
-    assert raised("MemoryError", "").kind == failures.OUT_OF_MEMORY and isinstance(raised("MemoryError", ""), MemoryError)
+    memory = raised("MemoryError", "")
+    assert memory.kind == failures.OUT_OF_MEMORY and isinstance(memory, MemoryError)
     for name in ("AssertionError", "SystemExit", "KeyboardInterrupt", "StopIteration", "NoSuchError"):
         assert type(raised(name, "x", base=name)) is StudentError, name  # never a check's failure, nor an exit
 

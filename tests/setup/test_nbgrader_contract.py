@@ -58,7 +58,8 @@ def test_a_failure_the_document_does_not_name_and_a_named_test_that_passes_both_
 
 
 def test_the_document_names_tests_as_file_and_function():
-    text = "| `test_nbgrader_collect.py::test_permissions` | 755 | why |\nnot `test_x.py::test_y` nor test_nbgrader_a.py"
+    text = ("| `test_nbgrader_collect.py::test_permissions` | 755 | why |\n"
+            "not `test_x.py::test_y` nor test_nbgrader_a.py")
     assert contract.documented(text) == {("test_nbgrader_collect.py", "test_permissions")}
 
 
