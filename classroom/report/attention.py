@@ -10,7 +10,9 @@
     gradebook, so it does not depend on keeping the autograde log;
   * a notebook was not handed in, is not a notebook, has no autograded copy, or its grading no longer holds
     (classroom.grading.record: handed in again, the assignment changed, a grading left unfinished);
-  * the work was handed in after the due date (with the late penalty nbgrader applied).
+  * the work was handed in after the due date (with the late penalty nbgrader applied);
+  * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
+    time the server saw it arrive (classroom.intake.RECORD, which collect writes beside the collected copy).
 
 A student can only add reasons to their own row (their own cell may raise an exception named like a kind). The one
 reason a student could hide is "grade cells changed", by forging nbgrader's checksum of an edited cell; the grader
@@ -97,13 +99,21 @@ def _duration(seconds):
     return (f"{days} d " if days else "") + f"{hours} h {rest // 60:02d} min"
 
 
-def reasons(handed, flagged, expected, late=0.0, penalty=0.0):
+def reasons(handed, flagged, expected, late=0.0, penalty=0.0, collected=None):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading; expected: {notebook: ([SourceCell], {grade_id: points})} from the gradebook.
+    grading; expected: {notebook: ([SourceCell], {grade_id: points})} from the gradebook; collected: collect's record
+    of the hand-in (classroom.intake.read_record), {} or None for none.
     """
     found = _Reasons()
+    collected = collected or {}
+    for entry in collected.get("dropped") or ():
+        if isinstance(entry, list) and len(entry) == 2:
+            found.add("left out at collect", str(entry[1]), str(entry[0]))
+    if collected.get("time_disagrees") is True:
+        found.add("hand-in time", f"its timestamp.txt said {str(collected.get('timestamp_txt'))[:60]!r}; the server "
+                  f"saw the hand-in last change at {collected.get('arrived')}, the time used")
     if late > 0:
         found.add("late", f"handed in {_duration(late)} after the due date; late penalty {penalty:g} points")
     if flagged:

@@ -5,7 +5,7 @@ db URL, and submitted/ and autograded/ through `format_path`, so a course that r
 """
 from pathlib import Path
 
-from .. import cells, course
+from .. import cells, course, intake
 from ..grading import record
 from . import attention, notebook
 from .model import Check, Handed, Student, Summary
@@ -111,7 +111,8 @@ def collect(root, assignment):
                     for grade_id, text in notebook.check_messages(nb.autograded).items()}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, expected, late, penalty)))
+                                attention.reasons(handed, flagged, expected, late, penalty, intake.read_record(
+                                    coursedir.format_path(coursedir.submitted_directory, student_id, assignment)))))
     known = {student.id for student in students}
     ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))
                      for who, state in sorted(states.items()) if who not in known)
