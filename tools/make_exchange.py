@@ -68,11 +68,12 @@ def make_course_folder(root, course_id, uid, gid, groupshared=False):
     for name, modes in COURSE_FOLDERS.items():
         path = os.path.join(course, name) if name else course
         try:
-            os.mkdir(path, 0o700)
+            os.mkdir(path, 0o700)  # nobody else may enter it until it is the owner's, with its mode
+            made = True
         except FileExistsError:
-            pass
+            made = False
         st = os.lstat(path)
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid:
+        if not stat.S_ISDIR(st.st_mode) or (st.st_uid != uid and not made):
             return (f"{path} already exists and belongs to {_name(st.st_uid)}, not to {_name(uid)}: someone took "
                     "the course's name in the exchange. Move it away (as root) and run this again.")
         if os.geteuid() == 0:

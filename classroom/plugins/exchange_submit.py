@@ -24,17 +24,18 @@ class SafeSubmit(ExchangeSubmit):
         secret = secrets.token_hex(64)
         dest = os.path.join(self.inbound_path, self.assignment_filename)
         cached = self.assignment_filename.rsplit("+", 1)[0] if self.add_random_string else self.assignment_filename
+        cache = os.path.join(self.cache_path, cached)
         self.log.info("Source: %s", self.src_path)
         self.log.info("Destination: %s", dest)
-        self._hand_in(dest, secret)
-        self.set_perms(dest, fileperms=FILE_MODE, dirperms=FOLDER_MODE)
+        # The student's own copy first, with nbgrader's two files; then the hand-in copied whole from it. Every file
+        # of the hand-in is so made while its folder still has the setgid bit it takes from inbound/, and belongs to
+        # the exchange's group (the instructors): nbgrader's copy gives the folder the student's mode at its end.
         os.makedirs(self.cache_path, exist_ok=True)
-        self._hand_in(os.path.join(self.cache_path, cached), secret)
+        self.do_copy(self.src_path, cache)
+        for name, text in (("timestamp.txt", self.timestamp), ("submission_secret.txt", secret)):
+            with open(os.path.join(cache, name), "w") as file:
+                file.write(text)
+        self.do_copy(cache, dest)
+        self.set_perms(dest, fileperms=FILE_MODE, dirperms=FOLDER_MODE)
         self.log.info("Submitted as: %s %s %s", self.coursedir.course_id, self.coursedir.assignment_id,
                       self.timestamp)
-
-    def _hand_in(self, dest, secret):
-        self.do_copy(self.src_path, dest)
-        for name, text in (("timestamp.txt", self.timestamp), ("submission_secret.txt", secret)):
-            with open(os.path.join(dest, name), "w") as file:
-                file.write(text)
