@@ -1,15 +1,18 @@
 """The kernel manager of the display run (classroom.preprocessors.execute_for_display): the student's kernel is
-started through classroom.sandbox, with its limits, and inside bubblewrap unless `sandboxed` is off.
+started by the grading run's launcher (classroom.sandbox.launchers), with its limits: inside bubblewrap unless the
+configuration chose otherwise.
 
-Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
-`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox). It is made on /dev/shm where
-that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's control group (classroom.
-cgroups: one per kernel, made when the command is built and removed with the kernel), never unbounded disk.
+Sandboxed (an `isolated` launcher), the kernel has no network, so it talks ZeroMQ over IPC: the connection file and
+the sockets live in `ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox.launch). It
+is made on /dev/shm where that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's
+control group (classroom.sandbox.cgroups: one per kernel, made when the command is built and removed with the
+kernel), never unbounded disk.
 
 The student's code can write into `ipc_dir`, so the grader never connects to a path there: once the kernel has made
 its five sockets, each is moved (rename, which never follows a link) into a folder of the grader's own beside it,
-checked to be a socket the kernel's own account made, and only then connected to. A socket the student's code replaced by a symbolic link (to
-another process's socket, say) is refused, and the kernel is treated as one that would not start.
+checked to be a socket the kernel's own account made, and only then connected to. A socket the student's code
+replaced by a symbolic link (to another process's socket, say) is refused, and the kernel is treated as one that
+would not start.
 """
 import asyncio
 import contextlib
@@ -21,21 +24,22 @@ import tempfile
 import time
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Bool, Integer, Unicode
+from traitlets import Instance, Integer, Unicode, default
 
 from . import launch
-from .launch import MiB
+from .launchers import BubblewrapLauncher, Launcher
+from ..units import MiB
 
 SHARED_MEMORY = "/dev/shm"
 SOCKETS_WAIT = 60.0  # seconds a starting kernel may take to make its sockets
 
 
 class SandboxedKernelManager(AsyncKernelManager):
-    """An AsyncKernelManager whose kernel command is wrapped by classroom.sandbox.launch.wrap."""
+    """An AsyncKernelManager whose kernel command is made by its `launcher` (the sandbox unless set otherwise)."""
 
     memory = Integer(2048 * MiB, help="Address-space limit of the kernel, in bytes.")
     cpu_seconds = Integer(300, help="CPU seconds the kernel may use in all.")
-    sandboxed = Bool(True)
+    launcher = Instance(Launcher)
     workdir = Unicode(None, allow_none=True)
     ipc_dir = Unicode(None, allow_none=True)
 
@@ -49,16 +53,16 @@ class SandboxedKernelManager(AsyncKernelManager):
     _kernel_ip = None
     _grader_dir = None
 
+    @default("launcher")
+    def _bubblewrap(self):
+        return BubblewrapLauncher(parent=self)
+
     def format_kernel_cmd(self, extra_arguments=None):
         argv = super().format_kernel_cmd(extra_arguments)
         self._close_cgroup()
         self._cgroup = launch.new_cgroup(self.memory)
-        if not self.sandboxed:
-            return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False,
-                                cgroup=self._cgroup)
-        launch.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
-        return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
-                            ipc_dir=self.ipc_dir, env=launch.untrusted_env(self.workdir), cgroup=self._cgroup)
+        return self.launcher.command(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
+                                     ipc_dir=self.ipc_dir, env=launch.untrusted_env(self.workdir), cgroup=self._cgroup)
 
     async def _async_launch_kernel(self, kernel_cmd, **kw):
         # The student's code writes into its notebook only: what it writes to its own standard streams (os.write(2,

@@ -5,9 +5,10 @@
                                     # exchange; stops first if the hub's port is taken
     python hub_class.py clean       # make hub-clean: remove what `demo` made (accounts, homes, groups, course, exchange)
 
-tests/test_hub_class.py runs `make hub` and `make hub-clean` with names of its own (SQDK_DEMO, SQDK_COURSE, ...).
+tests/hub/test_hub_class.py runs `make hub` and `make hub-clean` with names of its own (SQDK_DEMO, SQDK_COURSE, ...).
 Every permission set here is explained in INSTRUCTORS.md, "Every permission, and why".
 """
+import argparse
 import grp
 import importlib.util
 import json
@@ -39,7 +40,7 @@ def run(*command, **kwargs):
 
 def node_requirement():
     """(text, minimum version) of the Node.js the proxy needs: package.json's `engines`, e.g. (">=20", (20, 0, 0)),
-    which package-lock.json's packages agree with (tests/test_hub_class.py checks)."""
+    which package-lock.json's packages agree with (tests/hub/test_hub_setup.py checks)."""
     text = json.loads((HERE / "package.json").read_text())["engines"]["node"]
     found = re.fullmatch(r">=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?", text.strip())
     return text, tuple(int(part or 0) for part in found.groups())
@@ -224,6 +225,13 @@ def node():
 
 
 if __name__ == "__main__":
-    if sys.argv[1] != "check-node" and os.geteuid() != 0:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("check-node", "demo", "clean"), help="check-node: the Node.js the proxy "
+                        "needs (make hub, first); demo: make the class (make hub); clean: remove it (make hub-clean)")
+    step = parser.parse_args().step
+    if step == "check-node":
+        node()
+    elif os.geteuid() != 0:
         sys.exit("hub_class.py creates and removes Linux accounts: run it as root (sudo make hub)")
-    {"demo": demo, "clean": clean, "check-node": lambda found: node()}[sys.argv[1]](settings())
+    else:
+        {"demo": demo, "clean": clean}[step](settings())
