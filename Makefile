@@ -112,7 +112,7 @@ ASSIGNMENT ?= score_gradient
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
 # at c.Exchange.root (nbgrader's default /usr/local/share/nbgrader/exchange needs root: without it, this prints the
-# sudo command).
+# sudo command), and the course's folder in it, owned by you (under sudo, by the account that ran sudo).
 exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 

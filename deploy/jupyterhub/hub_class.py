@@ -3,7 +3,8 @@
     python hub_class.py check-node  # make hub: the Node.js the proxy needs (package.json's engines), or stop
     python hub_class.py demo        # make hub: groups, two instructors and two students (passwords printed), course,
                                     # exchange; stops first if the hub's port is taken
-    python hub_class.py clean       # make hub-clean: remove what `demo` made (accounts, homes, groups, course, exchange)
+    python hub_class.py clean       # make hub-clean: remove what `demo` made (accounts, homes, groups, course,
+                                    # exchange)
 
 tests/hub/test_hub_class.py runs `make hub` and `make hub-clean` with names of its own (SQDK_DEMO, SQDK_COURSE, ...).
 Every permission set here is explained in INSTRUCTORS.md, "Every permission, and why".

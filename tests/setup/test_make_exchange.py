@@ -4,6 +4,8 @@ course's folder in it, made with nbgrader's modes before any student can take th
 import os
 import stat
 
+import pytest
+
 from tools import make_exchange as tool
 
 
@@ -71,3 +73,13 @@ def test_the_command_makes_both_and_says_where(tmp_path, monkeypatch, capsys):
     assert tool.main([]) == 0
     assert (tmp_path / "ex" / "demo" / "inbound").is_dir()
     assert f"{tmp_path / 'ex' / 'demo'}" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving folders to another account needs root")
+def test_as_root_the_course_folder_is_the_instructors(tmp_path):
+    root = tmp_path / "exchange"
+    assert tool.make_exchange(str(root)) is None
+    assert tool.make_course_folder(str(root), "sqrt-dk", 65534, 65534, groupshared=True) is None
+    owners = {(os.stat(root / "sqrt-dk" / name).st_uid, os.stat(root / "sqrt-dk" / name).st_gid)
+              for name in ("", "outbound", "inbound", "feedback")}
+    assert owners == {(65534, 65534)}
