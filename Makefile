@@ -112,7 +112,7 @@ ASSIGNMENT ?= score_gradient
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
 # at c.Exchange.root (nbgrader's default /usr/local/share/nbgrader/exchange needs root: without it, this prints the
-# sudo command).
+# sudo command), and the course's folder in it, owned by you (under sudo, by the account that ran sudo).
 exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
@@ -193,7 +193,9 @@ bench-scale: $(READY)
 # A class on JupyterHub (INSTRUCTORS.md, "A class on JupyterHub"; deploy/jupyterhub/) -------------------------------
 # The environment every account uses, read-only: made by root with a Python every user may run (never the pyenv
 # Python under /root that .venv may use). Rebuilt only when the pins change; the course's package is reinstalled
-# when a file of it changes, and the lessons and Jupyter settings are copied in on every run.
+# when a file of it changes (without classroom/quiz/, the quiz authoring modules, which pair each statement with its
+# true and false wording: only tools/quiz_variant.py, run from the instructors' clone, needs them), and the lessons
+# and Jupyter settings (deploy/jupyterhub/etc/jupyter/) are copied in on every run.
 HUB_ENV ?= /opt/sqrt-dk/venv
 HUB_PYTHON ?= /usr/bin/python3
 HUB_PINS = $(shell cat requirements.txt deploy/jupyterhub/requirements.txt | sha256sum | cut -c1-16)
@@ -214,19 +216,26 @@ hub-env:
 	@umask 022; if [ "$$(cat $(HUB_ENV)/.package 2>/dev/null)" != "$(HUB_PACKAGE)" ]; then \
 	  $(HUB_ENV)/bin/python -m pip install --disable-pip-version-check -q --no-deps --force-reinstall . && \
 	  echo $(HUB_PACKAGE) > $(HUB_ENV)/.package; fi
+	rm -rf $(HUB_ENV)/lib/python3*/site-packages/classroom/quiz
 	umask 022; $(MAKE) --no-print-directory lab-setup LAB_PREFIX=$(HUB_ENV) LAB_LINK="cp -rT"
 	@umask 022; mkdir -p $(HUB_ENV)/etc/jupyter $(HUB_ENV)/share/sqrt-dk && \
-	  cp deploy/jupyterhub/etc/jupyter/*.py $(HUB_ENV)/etc/jupyter/ && \
+	  cp -rT deploy/jupyterhub/etc/jupyter $(HUB_ENV)/etc/jupyter && \
 	  rm -rf $(HUB_ENV)/share/sqrt-dk/lessons && cp -r notebooks $(HUB_ENV)/share/sqrt-dk/lessons
 
+# The proxy needs the Node.js that package.json's "engines" names (>=20, which package-lock.json agrees with):
+# checked first, with a message that says what to install; npm then refuses any package the lockfile pins that this
+# Node does not support.
 $(HUB_PROXY): deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
-	npm ci --prefix deploy/jupyterhub --no-audit --no-fund
+	@$(HUB_PYTHON) deploy/jupyterhub/hub_class.py check-node
+	npm ci --prefix deploy/jupyterhub --no-audit --no-fund --engine-strict
 	touch $@
 
-# A demo class on this machine: two groups, an instructor and two students (passwords printed), the course
+# A demo class on this machine: two groups, two instructors and two students (passwords printed), the course
 # directory and the exchange, then JupyterHub on http://localhost:$(HUB_PORT) (Ctrl-C stops it; make hub-clean then
-# removes the demo accounts, their homes, the course and the exchange).
+# removes the demo accounts, their homes, the course and the exchange). A port already taken stops it before anything
+# is made; the hub's and the proxy's own ports are free ones.
 hub: hub-env $(HUB_PROXY)
+	@$(HUB_PYTHON) deploy/jupyterhub/hub_class.py check-node
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/python deploy/jupyterhub/hub_class.py demo
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
 

@@ -19,6 +19,7 @@ c.CourseDirectory.release_directory = "release"
 # the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
                             ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
+# and collect's record of a hand-in (classroom.intake.RECORD)
 
 PREPROCESSORS = "classroom.preprocessors"
 c.Autograde.sanitize_preprocessors = [
@@ -62,10 +63,12 @@ c.GenerateFeedback.exporter_class = "classroom.feedback.page.FeedbackPage"
 c.FeedbackPage.template_name = feedback_page.TEMPLATE
 c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
 
-# Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
-# symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
-# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/plugins/exchange_collect.py, classroom/intake.py).
+# Collect reads each hand-in as untrusted (inbound/ is writable by every student): who handed in is the account that
+# owns the folder, when is the server's clock, only regular files are copied (the assignment's notebooks first), and
+# what cannot be taken is refused or dropped with its reason, while the rest is collected (classroom/plugins/
+# exchange_collect.py, classroom/intake.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
 c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
+c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
 # `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
 # made inert, same columns as nbgrader's (classroom/plugins/csv_export.py).
 c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"

@@ -40,7 +40,7 @@ def hold(folder, wait=False, tell=print):
     when `wait` (saying so through `tell`), else raise Busy."""
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "lock")
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask decides: instructors sharing a course (002) share it
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -156,8 +156,9 @@ def _set_aside(job, staged_submission, dropped):
         target = os.path.join(staged_submission, f"{name}.ipynb")
         source = os.path.join(staged_submission, filename) if filename else None
         if source is None or not os.path.isfile(source):
-            left_out[name] = (f"`{notebook_files.shown(filename)}` could not be graded: {dropped[filename]}"
-                              if filename in dropped
+            missing = filename or f"{name}.ipynb"  # also when collect left the notebook out (its record says why)
+            left_out[name] = (f"`{notebook_files.shown(missing)}` could not be graded: {dropped[missing]}"
+                              if missing in dropped
                               else note or f"`{name}.ipynb` was not handed in")
             continue
         if source != target:
@@ -238,7 +239,8 @@ def stage(job, template, work, log):
         staged = Staged(area, folder, gradebook)
         limits = CourseDirectory(config=job.config)  # nbgrader's own size limits of a submission, in KB
         try:
-            staged.dropped = intake.copy_submission(job.submitted, submission,
+            collected = [tuple(entry) for entry in intake.read_record(job.submitted).get("dropped", [])]
+            staged.dropped = collected + intake.copy_submission(job.submitted, submission,
                                                     max_file_bytes=limits.max_file_size * 1024,
                                                     max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:

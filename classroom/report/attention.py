@@ -10,7 +10,9 @@ each notebook's result (classroom.grading.result, written when it was graded), t
   * the result says a notebook was not handed in, or is not a readable notebook; or there is no result, or the
     grading no longer holds (classroom.grading.record: handed in again, the assignment changed, a grading left
     unfinished, graded before results were recorded): `make autograde` grades it again;
-  * the work was handed in after the due date (with the late penalty nbgrader applied).
+  * the work was handed in after the due date (with the late penalty nbgrader applied);
+  * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
+    time the server saw it arrive (classroom.intake.RECORD, which collect writes beside the collected copy).
 
 A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
 """
@@ -69,13 +71,20 @@ def _graded(found, name, graded):
                   "nobody issued (a repeated or unknown grade id); the grader made them plain cells")
 
 
-def reasons(handed, flagged, late=0.0, penalty=0.0):
+def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading.
+    grading; collected: collect's record of the hand-in (classroom.intake.read_record), {} or None for none.
     """
     found = _Reasons()
+    collected = collected or {}
+    for entry in collected.get("dropped") or ():
+        if isinstance(entry, list) and len(entry) == 2:
+            found.add("left out at collect", message(entry[1]), message(entry[0]))
+    if collected.get("time_disagrees") is True:
+        found.add("hand-in time", f"its timestamp.txt said {message(collected.get('timestamp_txt'))[:60]!r}; the "
+                  f"server saw the hand-in last change at {message(collected.get('arrived'))}, the time used")
     if late > 0:
         found.add("late", f"handed in {_duration(late)} after the due date; late penalty {penalty:g} points")
     if flagged:

@@ -9,7 +9,7 @@ report: its scores, and "not graded ... run `make autograde`", which grades it a
 """
 from pathlib import Path
 
-from .. import cells, course
+from .. import cells, course, intake
 from ..grading import record, result
 from . import attention
 from .model import Check, Handed, Student, Summary
@@ -111,7 +111,8 @@ def collect(root, assignment):
                     for found in graded for check in found.checks if check.kind is not None}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, late, penalty),
+                                attention.reasons(handed, flagged, late, penalty, intake.read_record(
+                                    coursedir.format_path(coursedir.submitted_directory, student_id, assignment))),
                                 tuple(note for found in graded for note in found.notes)))
     known = {student.id for student in students}
     ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))

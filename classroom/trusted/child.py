@@ -123,6 +123,10 @@ class Child:
             return protocol.recv_frame(lambda n: self._read_exact(n, deadline, watch))
         except EOFError:
             raise self._died() from None
+        except (ValueError, RecursionError, MemoryError, AttributeError, TypeError):  # a reply no server.py sends
+            self.kill()
+            raise StudentError("the process running your code sent back a malformed reply", failures.WRONG_TYPE) \
+                from None
 
     def _read_exact(self, n, deadline, watch):
         self.received += n
