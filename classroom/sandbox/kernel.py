@@ -20,13 +20,12 @@ import os
 import shutil
 import stat
 import subprocess
-import tempfile
 import time
 
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Instance, Integer, Unicode, default
 
-from . import launch
+from . import launch, scratch
 from .launchers import BubblewrapLauncher, Launcher
 from ..units import MiB
 
@@ -74,7 +73,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     async def _take_sockets(self):
         """Move the kernel's sockets out of `ipc_dir` into a folder only the grader can write, and connect there."""
-        self._grader_dir = tempfile.mkdtemp(prefix="grader-ipc-", dir=os.path.dirname(self.ipc_dir))
+        self._grader_dir = scratch.folder("grader-ipc", os.path.dirname(self.ipc_dir))
         waiting = {port: f"{self._kernel_ip}-{port}" for port in
                    (self.shell_port, self.iopub_port, self.stdin_port, self.control_port, self.hb_port)}
         deadline = time.monotonic() + SOCKETS_WAIT
@@ -116,9 +115,9 @@ class SandboxedKernelManager(AsyncKernelManager):
 def kernel_folders(assignment_path=None):
     """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
     notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
-    workdir = tempfile.mkdtemp(prefix="student-kernel-")
+    workdir = scratch.folder("student-kernel")
     shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
-    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-", dir=SHARED_MEMORY if shm else None)
+    ipc_dir = scratch.folder("student-ipc", SHARED_MEMORY if shm else None)
     try:
         if assignment_path and os.path.isdir(assignment_path):
             for name in os.listdir(assignment_path):
