@@ -13,6 +13,12 @@ INSTRUCTORS.md):
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 
 c.CourseDirectory.course_id = "sqrt-dk"
+# Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
+# right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/deadlines/dates.py
+# puts that reading in place of nbgrader 0.9.5's, which takes -0500 for -500 seconds).
+from classroom.deadlines import dates as due_dates  # noqa: E402
+
+due_dates.install()
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
