@@ -11,6 +11,7 @@ result (classroom.grading.result, beside it in autograded/) it adds each graded 
 """
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List
 
 from .. import cells
 from ..feedback.page import points
@@ -50,6 +51,11 @@ def label(cell, number, answers=None):
 class SanitizeFeedback(NbGraderPreprocessor):
     """Feedback shows each grade cell's visible part, its points and its verdict; never hidden code; nothing that
     runs in a browser; no grade id."""
+
+    # nbgrader's preprocessors redeclare NbConvertBase's display_data_priority without config=True, and the feedback
+    # exporter (an HTMLExporter) configures it: declared configurable here, as nbgrader's GetGrades does, so that
+    # traitlets does not warn "Config option `display_data_priority` not recognized" on every generate_feedback.
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
 
     _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
     _numbered = False  # whether answer cells are numbered (there are several)
