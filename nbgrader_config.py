@@ -72,6 +72,9 @@ c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
 # symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
 # plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/plugins/exchange_collect.py, classroom/intake.py).
 c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
+# Release Feedback releases only the pages of the current grades (a page made before a re-grade or a score changed by
+# hand is named and held back), and a hand-in without timestamp.txt stops nobody (classroom/plugins/release_feedback.py).
+c.ExchangeFactory.release_feedback = "classroom.plugins.release_feedback.SafeReleaseFeedback"
 # `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
 # made inert, same columns as nbgrader's (classroom/plugins/csv_export.py).
 c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"

@@ -92,6 +92,24 @@ def grades_digest(gb, assignment, student, notebook):
     return digest([str(submitted.assignment.timestamp)] + [(g.name, g.auto_score) for g in grades])
 
 
+def stamp(gb, assignment, student, notebook, graded_folder):
+    """A digest of the grade that a feedback page of `notebook` shows, as the course now holds it: its grading record
+    and result in `graded_folder`, and every score, extra credit, comment and the late penalty in the gradebook `gb`;
+    None if the gradebook holds no grading of it. A page made from other values is stale (classroom.plugins.
+    release_feedback compares the stamp written into the page when it was made with this one)."""
+    from nbgrader.api import MissingEntry
+    try:
+        submitted = gb.find_submission_notebook(notebook, assignment, student)
+    except MissingEntry:
+        return None
+    recorded = read(graded_folder)
+    return digest([json.dumps((recorded or {}).get(notebook), sort_keys=True),
+                   read_regular(os.path.join(graded_folder, result.file_name(notebook))),
+                   submitted.late_submission_penalty,
+                   *sorted((g.name, g.auto_score, g.manual_score, g.extra_credit) for g in submitted.grades),
+                   *sorted((c.name, c.auto_comment, c.manual_comment) for c in submitted.comments)])
+
+
 def read(folder):
     """The record in an autograded folder: {notebook: entry}, {} if there is none, None if it is unreadable."""
     path = os.path.join(folder, RECORD)
