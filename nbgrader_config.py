@@ -1,7 +1,7 @@
 """nbgrader configuration: the repository itself is the course directory (run nbgrader from here).
 
 The autograde and feedback pipelines are nbgrader's own with four pieces from `classroom.preprocessors` (see
-INSTRUCTORS.md):
+docs/grading.md):
   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the

@@ -14,8 +14,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from tests.helpers import course
-from tests.helpers.quiz_answers import right_quiz_notebook
+from coursekit import course
+from coursekit.quiz_answers import right_quiz_notebook
 
 EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ""}],
          "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},

@@ -1,4 +1,4 @@
-"""Grading a class at scale (issue 12): one class of N submissions graded one at a time, with JOBS=2 (two grader
+"""Grading a class at scale: one class of N submissions graded one at a time, with JOBS=2 (two grader
 processes on this machine) and on two Dask workers, side by side in one run: the cost per submission, the speed-ups,
 and what they project for a class of 1,000.
 
@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.helpers import course
-from tests.helpers import grading_runs as runs
+from coursekit import course
+from coursekit import grading_runs as runs
 
 STUDENTS, SERVER_CORES, MACHINES, CLASS = 60, 32, 4, 1000
 

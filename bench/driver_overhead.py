@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.helpers import course
+from coursekit import course
 
 
 def timed_driver(place, *flags):

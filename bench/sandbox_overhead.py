@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.helpers import course
+from coursekit import course
 
 
 def main(n=6, runs=3):

@@ -3,7 +3,7 @@
     python hub_class.py demo   # make hub: groups, an instructor and two students (passwords printed), course, exchange
     python hub_class.py clean  # make hub-clean: remove what `demo` made (accounts, homes, groups, course, exchange)
 
-tests/test_hub_class.py uses the same functions with names of its own. Every permission set here is explained in
+tests/hub/test_hub_class.py uses the same functions with names of its own. Every permission set here is explained in
 INSTRUCTORS.md, "A class on JupyterHub".
 """
 import argparse
