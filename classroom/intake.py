@@ -62,8 +62,8 @@ def check_student_id(student_id):
     else:
         return
     raise BadSubmission(
-        f"the student id {text!r} {problem}; an id may hold only ASCII letters (a to z, A to Z), digits, '_', '.' and "
-        "'-' (not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name on a hub "
+        f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, A "
+        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name on a hub "
         "and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or give the "
         "folder a plain id and collect again.")
 

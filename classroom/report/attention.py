@@ -56,8 +56,8 @@ def _graded(found, name, graded):
     if graded.status == results.UNREADABLE:
         found.add("unreadable submission", f"{name} is not a readable notebook file")
     if graded.status == results.MISNAMED:
-        found.add("misnamed", f"{name} was not handed in under its name; the submission holds "
-                  + ", ".join(graded.suspects) + ", which may be it: grade it by hand")
+        found.add("misnamed", f"{name} was handed in under another name: the submission holds "
+                  + ", ".join(graded.suspects) + ", which may be it; grade it by hand")
     if graded.cleared:
         found.add("grading by hand cleared", f"{name} was handed in again with changed work, so what was graded by "
                   "hand was cleared: " + "; ".join(graded.cleared))
