@@ -8,6 +8,7 @@ Whatever reads or changes what a grading run writes takes it too, so that it nev
 runs nbgrader generate_feedback under it (`python -m classroom.grading.lock COMMAND ...`, which waits for a grading
 run to finish first), and the course's decisions are changed under it (classroom.decisions).
 """
+import argparse
 import contextlib
 import datetime
 import fcntl
@@ -68,15 +69,17 @@ def main(argv=None):
     course's lock (waiting for a grading run that holds it, and saying so); its exit status."""
     from .. import course
 
-    command = list(sys.argv[1:] if argv is None else argv)
-    if not command or command[0].startswith("-"):
-        print("usage: python -m classroom.grading.lock COMMAND [ARGS...] (runs COMMAND holding the course's lock)",
-              file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(prog="python -m classroom.grading.lock",
+                                     description="Run a command while holding the course's grading lock, after "
+                                                 "waiting for a grading run that holds it (make feedback does).")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments")
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.error("name the command to run, e.g. nbgrader generate_feedback score_gradient")
     folder = os.path.join(course.course_directory().root, ".grading")
     with hold(folder, wait=True, tell=lambda message: print(f"[classroom.grading.lock] {message}", file=sys.stderr,
                                                               flush=True)):
-        return subprocess.call(command)
+        return subprocess.call(args.command)
 
 
 if __name__ == "__main__":

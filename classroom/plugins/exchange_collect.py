@@ -10,7 +10,8 @@ submission is the latest, --update, --before-duedate, the owner check, group sha
     the reason, and the other submissions are collected;
   - the copy is classroom.intake.copy_submission: regular files only, within the caps below; a warning names every
     entry dropped and why;
-  - too large a submission loses the files past the cap instead of stopping the whole collect.
+  - too large a submission loses the files past the cap instead of stopping the whole collect;
+  - when a hand-in was refused, collect ends with an error naming them, and exits non-zero.
 """
 import datetime
 import os
@@ -48,8 +49,11 @@ class SafeCollect(ExchangeCollect):
         return {"username": parts[0], "filename": folder, "timestamp": timestamp}
 
     def copy_files(self):
+        refused = [record["filename"] for record in self.src_records if "refused" in record]
         self.src_records = [record for record in self.src_records if "refused" not in record]
         super().copy_files()
+        if refused:  # the others are collected; the command still ends in an error (the formgrader shows it)
+            self.fail(f"{len(refused)} hand-ins were not collected ({', '.join(map(repr, refused))}): see why above")
 
     def do_copy(self, src, dest, log=None):
         """Copy one submission with classroom.intake.copy_submission; log what was dropped."""

@@ -1,10 +1,13 @@
 """A small class graded as an instructor grades it over a semester, for tests/grading/test_semester*.py: five students,
 a due date two days ago written with a numeric offset, late work penalised "zero", and the hand-ins an instructor
 meets (on time, late, misnamed, two renamed copies, a notebook of nbformat 4.4 renamed by the browser, one without
-timestamp.txt). Each test works on a copy (`copy_of`), so the class is graded once per test file."""
+timestamp.txt). Each test works on a copy (`copy_of`), so the class is graded once per test file: a test file imports
+the fixtures `semester` (the class, graded) and `place` (a copy of it) from here."""
 import datetime
 import json
 import shutil
+
+import pytest
 
 from classroom import course as coursedirs
 from coursekit import course
@@ -113,3 +116,15 @@ def by_hand(place, who, grade_id, notebook=ASSIGNMENT, score=None, extra=None, c
         if comment is not None:
             gb.find_comment(grade_id, notebook, ASSIGNMENT, who).manual_comment = comment
         gb.db.commit()
+
+
+@pytest.fixture(scope="module")
+def semester(tmp_path_factory):
+    """(course path, {what `nbgrader db assignment add`, `make autograde` and `make feedback` printed})."""
+    return graded_class(tmp_path_factory.mktemp("semester") / "course")
+
+
+@pytest.fixture
+def place(semester, tmp_path):
+    """A copy of the graded class, to change."""
+    return copy_of(semester[0], tmp_path / "course")

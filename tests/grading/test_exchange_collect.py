@@ -143,8 +143,9 @@ def files_under(path):
     return found
 
 
-def test_collect_succeeds_and_takes_the_honest_student(collected):
-    assert collected["result"].returncode == 0, collected["log"][-4000:]
+def test_collect_takes_the_honest_student_and_exits_non_zero_for_the_refused(collected):
+    assert collected["result"].returncode == 1, collected["log"][-4000:]
+    assert "hand-ins were not collected" in collected["log"], collected["log"][-4000:]
     bob = collected["course"] / "submitted" / "bob" / ASSIGNMENT
     assert json.loads((bob / f"{ASSIGNMENT}.ipynb").read_text())["cells"]
     assert (bob / "timestamp.txt").exists()

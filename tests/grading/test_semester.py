@@ -16,23 +16,16 @@ import time
 import pytest
 
 from classroom.grading import lock, record
+from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT
 from coursekit.repository import ROOT
 from tests.grading import semester_class as term
+from tests.grading.semester_class import place, semester  # noqa: F401 (the fixtures)
 from tests.grading.semester_class import CLASS, DUE, NOW, QUIZ, as_offset
 
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return term.graded_class(tmp_path_factory.mktemp("semester") / "course")
-
-
-@pytest.fixture
-def place(graded, tmp_path):
-    return term.copy_of(graded[0], tmp_path / "course")
 
 
 def summary(result):
@@ -40,8 +33,8 @@ def summary(result):
 
 
 # ---- the class as graded -----------------------------------------------------------------------------------------
-def test_a_due_date_with_an_offset_is_that_time_and_on_time_work_keeps_its_points(graded):
-    place, said = graded
+def test_a_due_date_with_an_offset_is_that_time_and_on_time_work_keeps_its_points(semester):
+    place, said = semester
     book = term.gradebook(place)
     assert {who: row["due"] for who, row in book.items()} == {who: DUE for who in CLASS}
     assert book["alice"]["late"] == 0 and book["alice"]["notebooks"] == {ASSIGNMENT: (20.0, None), QUIZ: (5.0, None)}
@@ -51,8 +44,8 @@ def test_a_due_date_with_an_offset_is_that_time_and_on_time_work_keeps_its_point
     assert float(rows["alice"]["score"]) == term.FULL and float(rows["bob"]["score"]) == 0.0
 
 
-def test_grading_and_feedback_print_no_noise(graded):
-    _, said = graded
+def test_grading_and_feedback_print_no_noise(semester):
+    _, said = semester
     for command in ("autograde", "feedback"):
         shown = said[command].stdout + said[command].stderr
         assert not [noise for noise in term.NOISE if noise in shown], shown[-3000:]
@@ -162,6 +155,8 @@ def test_a_dropped_student_stays_dropped(place):
     assert "dave" not in {row["student_id"] for row in _grades_csv(place)}
     course.report(place)
     assert "dave" not in (place / "report" / f"{ASSIGNMENT}-by-check.csv").read_text()
+    summary = collect(place, ASSIGNMENT)
+    assert summary.dropped == ("dave",) and "dave" not in {who for who, _ in summary.ungraded}
     back = course.make(place, "drop", "STUDENT=dave", "UNDO=yes")
     assert back.returncode == 0 and course.make(place, "autograde").returncode == 0
     assert "dave" in term.gradebook(place)
@@ -172,8 +167,8 @@ def test_a_dropped_student_stays_dropped(place):
                                          ("--notebook=score_gradient.ipynb --force", "(did you mean 'score_gradient'?)"),
                                          ("--studnet=alice", "there is no option --studnet (did you mean 'student'?)"),
                                          ("--forse", "there is no option --forse (did you mean 'force'?)")])
-def test_a_name_that_selects_nothing_is_an_error_naming_the_nearest(graded, args, named):
-    place = graded[0]
+def test_a_name_that_selects_nothing_is_an_error_naming_the_nearest(semester, args, named):
+    place = semester[0]
     before = (place / "gradebook.db").read_bytes()
     run = course.make(place, "autograde", f"AUTOGRADE_ARGS={args}")
     assert run.returncode != 0 and named in run.stderr and "nothing was graded" in run.stderr, run.stderr[-2000:]

@@ -18,19 +18,11 @@ from classroom.grading import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT
 from tests.grading import semester_class as term
+from tests.grading.semester_class import place, semester  # noqa: F401 (the fixtures)
 from tests.grading.semester_class import CLASS, QUIZ
 
 pytestmark = pytest.mark.integration
 
-
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    return term.graded_class(tmp_path_factory.mktemp("semester") / "course")
-
-
-@pytest.fixture
-def place(graded, tmp_path):
-    return term.copy_of(graded[0], tmp_path / "course")
 
 
 def page(place, who, notebook=ASSIGNMENT):
@@ -38,8 +30,8 @@ def page(place, who, notebook=ASSIGNMENT):
 
 
 # ---- misnamed work -----------------------------------------------------------------------------------------------
-def test_misnamed_work_is_flagged_for_grading_by_hand_and_named(graded):
-    place, said = graded
+def test_misnamed_work_is_flagged_for_grading_by_hand_and_named(semester):
+    place, said = semester
     book = term.gradebook(place)
     for who, files in (("carol", ["my_answers.ipynb"]), ("dave", ["Copy of score_gradient.ipynb",
                                                                   "score_gradient-1.ipynb"])):
@@ -188,3 +180,15 @@ def test_on_a_full_disk_every_file_is_whole_or_as_it_was(place, tmp_path):
     assert "the report could not be written" in run.stderr and "No space left on device" in run.stderr
     assert hashes == before  # grades.csv and the report's PNG, HTML and CSV: each whole, as it was
     assert ".part" not in listing, listing  # and nothing half-written beside them
+
+
+# ---- collect -----------------------------------------------------------------------------------------------------
+def test_collect_exits_non_zero_after_refusing_a_hand_in(place, tmp_path):
+    exchange = tmp_path / "exchange"
+    inbound = exchange / "sqrt-dk" / "inbound"
+    for who in ("zoë", "frank"):
+        hand_in = inbound / f"{who}+{ASSIGNMENT}+{term.stamp(term.NOW)}+abc"
+        shutil.copytree(place / "submitted" / "alice" / ASSIGNMENT, hand_in)
+    said = course.nbgrader("collect", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place, check=False)
+    assert said.returncode != 0 and "zoë" in said.stderr and "not an ASCII one" in said.stderr, said.stderr[-3000:]
+    assert (place / "submitted" / "frank" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").exists()  # the others are collected
