@@ -63,9 +63,9 @@ def check_student_id(student_id):
         return
     raise BadSubmission(
         f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, A "
-        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name on a hub "
-        "and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or give the "
-        "folder a plain id and collect again.")
+        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name "
+        "on a hub and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or "
+        "give the folder a plain id and collect again.")
 
 
 def copy_submission(source, dest, *, max_file_bytes=MAX_FILE_BYTES, max_total_bytes=MAX_TOTAL_BYTES,

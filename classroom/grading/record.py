@@ -74,8 +74,8 @@ def versions(gb, assignment, duedate=CLASS_DUE):
     """{notebook: version} of every notebook of `assignment` in the gradebook, its own notebook first, for work due
     at `duedate` (default: the assignment's due date)."""
     found = gb.find_assignment(assignment)
-    return {nb.name: version(found, nb, duedate) for nb in sorted(found.notebooks, key=lambda nb: (nb.name != assignment,
-                                                                                                  nb.name))}
+    ordered = sorted(found.notebooks, key=lambda nb: (nb.name != assignment, nb.name))
+    return {nb.name: version(found, nb, duedate) for nb in ordered}
 
 
 def grades_digest(gb, assignment, student, notebook):
