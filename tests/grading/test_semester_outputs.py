@@ -119,16 +119,12 @@ ACCEPTED = [("2026-12-14 23:59:00 UTC", "2026-12-14 23:59:00"),
             ("2026-12-01 09:05:00 +05:30", "2026-12-01 03:35:00"),
             ("2026-12-01 09:05:00 America/New_York", "2026-12-01 14:05:00"),
             ("2026-07-01 09:05:00 America/New_York", "2026-07-01 13:05:00"),  # summer time
-            ("2026-12-01 09:05:00 Europe/Berlin", "2026-12-01 08:05:00"),
-            ("2026-12-01 09:05:00 EST", "2026-12-01 14:05:00"),
             ("2026-12-01T09:05 -0500", "2026-12-01 14:05:00"),  # the formgrader: date field, then zone field
-            ("2026-12-01T09:05 +0000", "2026-12-01 09:05:00"),
             ("2026-12-14 23:59:00", "2026-12-14 23:59:00")]
 REFUSED = [("2026-12-01 09:05:00 PST", "the time zone 'PST' is unknown"),
-           ("2026-12-01 09:05:00 America/Nowhere", "the time zone 'America/Nowhere' is unknown"),
            ("2026-12-01 09:05:00 UTC-5", "opposite sign"),
-           ("2026-03-08 02:30:00 America/New_York", "does not exist"),
-           ("next friday", "cannot be read")]
+           ("2026-03-08 02:30:00 America/New_York", "does not exist")]
+# tests/grading/test_semester_rules.py reads every other form INSTRUCTORS.md names, without nbgrader's command line
 
 
 def test_every_due_date_the_course_accepts_is_read_right_or_refused(place):
