@@ -106,8 +106,8 @@ check-exercise: $(READY)
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
 ASSIGNMENT ?= score_gradient
 
-.PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver \
-	bench-scale
+.PHONY: exchange release quiz-variant autograde feedback grades report extension drop decisions bench-autograde \
+	bench-sandbox bench-driver bench-scale
 .PHONY: release-zip collect-zip lms-grades lms-feedback
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
@@ -117,17 +117,22 @@ exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
-# grade_cells.py into the notebook's grade cells; commit the result.
+# grade_cells.py into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
+# is refused (classroom/quiz/key_lock.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
+QUIZ_REPLACE ?=
 release: $(READY)
 	$(BIN)/python -m tools.grade_cells
+	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT))
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT) --accept)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
 # at least 12 characters). Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
-# Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py).
+# Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py). Once the quiz is
+# handed out this refuses; QUIZ_REPLACE=yes replaces it knowingly (every student must fetch the new one).
 quiz-variant: $(READY)
-	$(BIN)/python -m tools.quiz_variant
-	$(MAKE) release
+	$(BIN)/python -m tools.quiz_variant $(if $(filter yes,$(QUIZ_REPLACE)),--replace-handed-out)
+	$(MAKE) release QUIZ_REPLACE=$(QUIZ_REPLACE)
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
 # re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless
@@ -135,16 +140,36 @@ quiz-variant: $(READY)
 # every core); AUTOGRADE_ARGS="--scheduler tcp://HOST:8786" grades on a Dask cluster instead (INSTRUCTORS.md,
 # "Grading a large class").
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# `exec`: the driver takes the shell's place, so that it is make's own child and stops when make is killed.
 autograde: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
+	$(NBGRADER_ENV) exec $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
 
-# HTML feedback in feedback/ (hidden checks named with their message, never their code); then nbgrader release_feedback.
+# HTML feedback in feedback/ (hidden checks named with their message, never their code), made while holding the
+# course's lock (it waits for a grading run to finish); then nbgrader release_feedback, which releases only the pages
+# of the current grades (classroom/plugins/release_feedback.py).
 feedback: $(READY)
-	$(NBGRADER_ENV) $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.grading.lock $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
 
 # All grades to grades.csv.
 grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
+
+# What you decide about one student, kept in decisions.json (classroom/decisions.py), which every grading reads:
+#   make extension STUDENT=alice DUEDATE="2026-12-18 23:59:00 -0500"   her own due date (DUEDATE=none removes it)
+#   make drop STUDENT=bob                                               dropped for good (UNDO=yes takes him back)
+#   make decisions                                                      list them
+STUDENT ?=
+DUEDATE ?=
+UNDO ?=
+extension: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions extension $(ASSIGNMENT) "$(STUDENT)" \
+	  $(if $(filter none,$(DUEDATE)),--remove,"$(DUEDATE)")
+
+drop: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions drop "$(STUDENT)" $(if $(filter yes,$(UNDO)),--undo)
+
+decisions: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions show
 
 # The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/). The roster is the LMS's own list of students at
 # lms/roster.csv (c.LmsRoster.path): Canvas's gradebook export or Moodle's grading worksheet; LMS=canvas|moodle

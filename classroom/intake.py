@@ -59,14 +59,16 @@ class BadSubmission(ValueError):
 
 
 def check_student_id(student_id):
-    """Raise BadSubmission unless `student_id` is plain: letters, digits, '_', '.' and '-' (ASCII), not '.' or '..',
-    not starting with '-'. The id becomes a folder name, a gradebook key and a cell of grades.csv."""
+    """Raise BadSubmission unless `student_id` is plain: ASCII letters, digits, '_', '.' and '-', not '.' or '..', not
+    starting with '-'. The id becomes a folder name, a Linux account name (useradd's default rule is ASCII), a gradebook
+    key and a cell of grades.csv: a letter such as 'ë' is refused, and the message says it is not an ASCII one."""
     text = student_id if isinstance(student_id, str) else repr(student_id)
     odd = sorted({c for c in text if not PLAIN.fullmatch(c)})
     if not text:
         problem = "is empty"
     elif odd:
-        problem = "holds " + ", ".join(repr(c) for c in odd)
+        problem = "holds " + ", ".join(f"{c!r} (a letter, but not an ASCII one)" if c.isalpha() else repr(c)
+                                       for c in odd)
     elif text in (".", ".."):
         problem = f"is {text!r}"
     elif text.startswith("-"):
@@ -74,9 +76,10 @@ def check_student_id(student_id):
     else:
         return
     raise BadSubmission(
-        f"the student id {text!r} {problem}; an id may hold only letters, digits, '_', '.' and '-' (not '.' or "
-        "'..', not starting with '-'), since it becomes a folder name and a cell of grades.csv. Ask the student to "
-        "hand in again from an account with a plain name, or give the folder a plain id and collect again.")
+        f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, A "
+        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name "
+        "on a hub and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or "
+        "give the folder a plain id and collect again.")
 
 
 @dataclass
