@@ -8,9 +8,15 @@ or puts this folder on nbgrader's config path (JUPYTER_CONFIG_PATH=<this folder>
 run nbgrader's own tests with these plugins (docs/differences-from-nbgrader.md). A course's own lines, read after
 this file, override it. What each piece does: INSTRUCTORS.md and the modules named below.
 """
+from classroom.deadlines import dates as due_dates
 from classroom.feedback import page as feedback_page
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
+
+# Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
+# right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/deadlines/dates.py
+# puts that reading in place of nbgrader 0.9.5's, which takes -0500 for -500 seconds).
+due_dates.install()
 
 PREPROCESSORS = "classroom.preprocessors"
 # Autograde: nbgrader's own pipeline with four of classroom.preprocessors' steps:
@@ -66,11 +72,16 @@ c.HTMLExporter.sanitize_html = True
 c.HTMLExporter.filters = {"clean_html": "classroom.feedback.clean_html.clean_html",
                           "markdown2html": "classroom.feedback.markdown_math.markdown2html"}
 
-# Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
-# symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
-# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/plugins/exchange_collect.py,
-# classroom/intake.py).
+# Collect reads each hand-in as untrusted (inbound/ is writable by every student): who handed in is the account that
+# owns the folder, when is the server's clock, only regular files are copied (the assignment's notebooks first), and
+# what cannot be taken is refused or dropped with its reason, while the rest is collected (classroom/plugins/
+# exchange_collect.py, classroom/intake.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
 c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
+c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
+# Release Feedback releases only the pages of the current grades (a page made before a re-grade or a score changed by
+# hand is named and held back), and a hand-in without timestamp.txt stops nobody
+# (classroom/plugins/release_feedback.py).
+c.ExchangeFactory.release_feedback = "classroom.plugins.release_feedback.SafeReleaseFeedback"
 # `nbgrader export` writes grades.csv through the csv module, text that a spreadsheet would evaluate made inert, same
 # columns as nbgrader's (classroom/plugins/csv_export.py).
 c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"
