@@ -7,7 +7,8 @@ data: `encode` (in the child, or the grader for arguments) and `decode` (on the 
 table. An array is a blob; anything else is a tree of JSON: None, booleans, whole numbers of any size, floats (NaN
 and infinities too), strings, and containers tagged by their type, {"list": [...]}, {"tuple": [...]}, {"set": [...]},
 {"frozenset": [...]}, {"dict": [[key, value], ...]}, {"complex": [re, im]}, {"numpy": [dtype, value]} (a NumPy number)
-and {"ndarray": n} (the n-th blob). A subclass travels as its plain type (a Counter as a dict, a named tuple as a
+and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or booleans), as a
+T x T matrix a student's function may return, travels as an array too, {"numbers": n}, rebuilt as the same lists. A subclass travels as its plain type (a Counter as a dict, a named tuple as a
 tuple). Anything else, or a value past the caps below, is OTHER: the grader stands a ForeignObject in for it.
 
 The child is started by path (`python -I server.py`, inside the sandbox), so this module needs the standard library
@@ -38,10 +39,13 @@ NDARRAY = "ndarray"            # one blob: the array
 PLAIN = "plain"                # header "value": the tree (arrays inside it are blobs)
 OTHER = "other"                # header "type": the type's name; the grader stands a ForeignObject in for it
 
-# Caps on one value: containers nested, items in all, characters of all its strings together.
+# Caps on one value: containers nested, items in all, characters of all its strings together; numbers in one list of
+# numbers sent as an array (what the reply's own cap, TrustedGrades.max_reply, allows of float64).
 MAX_DEPTH = 32
 MAX_ITEMS = 100_000
 MAX_CHARS = 1_000_000
+MAX_NUMBERS = 8 * 2 ** 20
+PACKED = {float: np.float64, int: np.int64, bool: np.bool_}
 
 TAGS = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
 NUMBER_KINDS = "biufc"  # NumPy's kinds of numbers (booleans, integers, floats, complex)
@@ -115,6 +119,8 @@ class _Tree:
             raise TooBig(f"{type(value).__name__} too large to send back")
         if value is None or type(value) in (bool, int, float):
             return value
+        if type(value) is list and (numbers := packed(value)) is not None:
+            return {"numbers": self.on_array(numbers)}
         if isinstance(value, np.ndarray):
             if value.dtype.kind not in ARRAY_KINDS:
                 raise TooBig("ndarray of Python objects" if value.dtype.hasobject else f"ndarray of {value.dtype}")
@@ -139,6 +145,29 @@ class _Tree:
                 items = sorted(value, key=repr) if kind in (set, frozenset) else value
                 return {tag: [self.node(item, depth + 1) for item in items]}
         raise TooBig(type(value).__name__)
+
+
+def packed(value):
+    """A list (of lists...) of numbers all of one type (PACKED), rectangular, as an array of that type; None for
+    anything else (then it travels item by item)."""
+    kinds, stack, count = set(), [value], 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > MAX_NUMBERS:
+            return None
+        if type(item) is list:
+            stack.extend(item)
+        elif type(item) in PACKED and len(kinds | {type(item)}) == 1:
+            kinds.add(type(item))
+        else:
+            return None
+    if not kinds:
+        return None
+    try:
+        return np.array(value, dtype=PACKED[kinds.pop()])
+    except (ValueError, OverflowError, TypeError):  # ragged, or a whole number past 64 bits
+        return None
 
 
 def tree(value, on_array):
@@ -168,6 +197,11 @@ def plain(node, array, depth=0):
         raise Malformed(tag) from None
     if tag == "complex" and type(inner) is list and len(inner) == 2 and all(type(x) is float for x in inner):
         return complex(*inner)
+    if tag == "numbers" and type(inner) is int:
+        found = array(inner)
+        if not isinstance(found, np.ndarray) or found.dtype.kind not in "fib" or found.ndim == 0:
+            raise Malformed(tag)
+        return found.tolist()
     if tag == "ndarray" and type(inner) is int:
         found = array(inner)
         if not isinstance(found, np.ndarray) or found.dtype.kind not in ARRAY_KINDS:
