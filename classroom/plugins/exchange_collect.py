@@ -267,7 +267,8 @@ def _account_name(uid):
 def _instructor_only(dest):
     """The collected copy is writable by the instructor alone, whatever the umask (group sharing then adds the
     instructors' group): nbgrader keeps the modes the hand-in had in the exchange (its own test expects 777), and a
-    folder others may write lets them replace a student's work before it is graded (docs/differences-from-nbgrader.md)."""
+    folder others may write lets them replace a student's work before it is graded
+    (docs/differences-from-nbgrader.md)."""
     for folder, _, files in os.walk(dest):
         for path in [folder, *(os.path.join(folder, name) for name in files)]:
             os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH))

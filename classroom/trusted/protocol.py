@@ -6,10 +6,11 @@ the student's function returns, a name the student's cells bind, an argument tha
 data: `encode` (in the child, or the grader for arguments) and `decode` (on the other side) are the two halves of one
 table. An array is a blob; anything else is a tree of JSON: None, booleans, whole numbers of any size, floats (NaN
 and infinities too), strings, and containers tagged by their type, {"list": [...]}, {"tuple": [...]}, {"set": [...]},
-{"frozenset": [...]}, {"dict": [[key, value], ...]}, {"complex": [re, im]}, {"numpy": [dtype, value]} (a NumPy number)
-and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or booleans), as a
-T x T matrix a student's function may return, travels as an array too, {"numbers": n}, rebuilt as the same lists. A subclass travels as its plain type (a Counter as a dict, a named tuple as a
-tuple). Anything else, or a value past the caps below, is OTHER: the grader stands a ForeignObject in for it.
+{"frozenset": [...]}, {"dict": [[key, value], ...]}, {"complex": [re, im]}, {"numpy": [dtype, value]} (a NumPy
+number) and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or
+booleans), as a T x T matrix a student's function may return, travels as an array too, {"numbers": n}, rebuilt as the
+same lists. A subclass travels as its plain type (a Counter as a dict, a named tuple as a tuple). Anything else, or a
+value past the caps below, is OTHER: the grader stands a ForeignObject in for it.
 
 The child is started by path (`python -I server.py`, inside the sandbox), so this module needs the standard library
 and NumPy only, and is loaded from beside server.py there (classroom.sandbox binds it read-only).

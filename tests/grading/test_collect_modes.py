@@ -1,7 +1,7 @@
 """What `nbgrader collect` (SafeCollect) leaves in submitted/ may be written by the instructor alone (and, group-shared,
 the instructors' group), whatever the umask: nbgrader keeps the modes the hand-in had in the exchange (its
-test_permissions expects 777), which docs/differences-from-nbgrader.md names. The two steps SafeCollect runs on each collected copy, on a copy made
-under the umask 000."""
+test_permissions expects 777), which docs/differences-from-nbgrader.md names. The two steps SafeCollect runs on each
+collected copy, on a copy made as under the umask 000."""
 import stat
 
 import pytest
