@@ -127,13 +127,13 @@ exchange: $(READY)
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
 # grade_cells.py into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
-# is refused (classroom/quiz/key_lock.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
+# is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
 QUIZ_REPLACE ?=
 release: $(READY)
 	$(BIN)/python -m tools.grade_cells
-	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT))
+	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT))
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
-	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT) --accept)
+	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT) --accept)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
 # at least 12 characters). Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
@@ -163,7 +163,7 @@ feedback: $(READY)
 grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
 
-# What you decide about one student, kept in decisions.json (classroom/decisions.py), which every grading reads:
+# What you decide about one student, kept in decisions.json (classroom/decisions/store.py), which every grading reads:
 #   make extension STUDENT=alice DUEDATE="2026-12-18 23:59:00 -0500"   her own due date (DUEDATE=none removes it)
 #   make drop STUDENT=bob                                               dropped for good (UNDO=yes takes him back)
 #   make decisions                                                      list them

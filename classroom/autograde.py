@@ -15,7 +15,7 @@ under another version of the assignment, left unfinished by a killed run, or no 
 --force re-grades the selection anyway. Nothing outside the selection is read or written. A --student or --notebook
 that selects nothing stops the run, naming the nearest real one. What the instructor decided (classroom.decisions)
 is obeyed: a dropped student is never graded, an extension is this student's due date. Once the graded quiz is handed
-out, grading refuses a key other than the handed-out one (classroom.quiz.key_lock).
+out, grading refuses a key other than the handed-out one (classroom.decisions.quiz_key).
 How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
 (classroom.grading.staging, which writes each notebook's result, classroom.grading.result), then committed
 (classroom.grading.commit): the gradebook in one transaction, then the autograded folder swapped in whole. A run
@@ -49,8 +49,9 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets import Bool, Integer, Unicode, default
 from traitlets.config.loader import KVArgParseConfigLoader
 
-from . import course, decisions, intake
-from .quiz import key_lock
+from . import course, intake
+from .decisions import quiz_key
+from .decisions import store as decisions
 from .sandbox import launch
 from .grading import commit, environment, lock, pool, progress, record, result, settings, staging
 
@@ -216,7 +217,7 @@ def prepare(app, gb, assignment):
     collected = course.submitted(coursedir, assignment, "*")
     check_selection(coursedir, assignment, versions, collected, decisions.dropped(data))
     if collected:
-        refused_key = key_lock.recorded_or_refused(coursedir, gb, assignment)
+        refused_key = quiz_key.recorded_or_refused(coursedir, gb, assignment)
         if refused_key:
             raise Refused(refused_key)
     return (versions, *plan(app, gb, assignment, versions, data))

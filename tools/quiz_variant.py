@@ -139,10 +139,10 @@ def quiz_path():
 
 
 def handed_out_refusal(path, quiz):
-    """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.quiz.key_lock), or None. The course
+    """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.decisions.quiz_key), or None. The course
     is the folder above `path` that holds nbgrader_config.py (none: nothing is handed out)."""
     from classroom import course
-    from classroom.quiz import key_lock
+    from classroom.decisions import quiz_key as key_lock
 
     root = next((folder for folder in path.resolve().parents if (folder / "nbgrader_config.py").is_file()), None)
     if root is None:

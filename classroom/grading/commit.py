@@ -7,7 +7,7 @@ point leaves either the previous complete state or one the next run sees as unfi
      grading record shows that the work itself changed (classroom.grading.record.content_changed): then it is
      cleared, and what was cleared is written into the notebook's result and returned for the run's summary. The
      late penalty is computed here, as nbgrader's AssignLatePenalties computes it, on the whole score the gradebook
-     then holds (classroom.deadlines.penalty), with the student's extension (classroom.decisions) mirrored into
+     then holds (classroom.decisions.penalty), with the student's extension (classroom.decisions) mirrored into
      nbgrader's SubmittedAssignment.extension. If the assignment changed since the run planned this grading
      (`make release` during the run), nothing is written: AssignmentChanged;
   2. the record (classroom.grading.record) written into the staged folder, beside the results staging wrote
@@ -23,7 +23,7 @@ import glob
 import os
 import shutil
 
-from ..deadlines import penalty
+from ..decisions import penalty
 from . import record, result
 
 ASIDE = ".replaced-"    # an autograded folder set aside during a swap

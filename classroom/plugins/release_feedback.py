@@ -24,7 +24,7 @@ import shutil
 from nbgrader.exchange.default.release_feedback import ExchangeReleaseFeedback
 from nbgrader.utils import notebook_hash
 
-from .. import decisions
+from ..decisions import store as decisions
 from ..grading import record
 
 STAMP_TAG = re.compile(rb'<meta\b[^>]*\bname="classroom-grading"[^>]*>')  # the page is re-serialized after the

@@ -10,7 +10,8 @@ from the course (classroom.decisions) are left out, and only named.
 """
 from pathlib import Path
 
-from .. import cells, course, decisions, intake
+from .. import cells, course, intake
+from ..decisions import store as decisions
 from ..grading import record, result
 from . import attention
 from .model import Check, Handed, Student, Summary

@@ -9,12 +9,12 @@ import shutil
 import nbformat
 import pytest
 
-from classroom import atomic, decisions
-from classroom.deadlines import dates
+from classroom import atomic
+from classroom.decisions import dates, quiz_key
+from classroom.decisions import store as decisions
 from classroom.grading import environment, notebook_files, record, settings
 from classroom.intake import BadSubmission, check_student_id
 from classroom.plugins.release_feedback import page_stamp
-from classroom.quiz import key_lock
 from coursekit.repository import ROOT
 
 UTC = datetime.datetime
@@ -214,10 +214,10 @@ def test_the_quiz_key_is_its_checks_hidden_parts_included():
     quiz = json.loads((ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb").read_text())
     checks = [(c["metadata"]["nbgrader"]["grade_id"], "".join(c["source"])) for c in quiz["cells"]
               if c["metadata"].get("nbgrader", {}).get("grade")]
-    assert len(checks) == 5 and key_lock.digest(checks) is not None
+    assert len(checks) == 5 and quiz_key.digest(checks) is not None
     edited = [(name, source.replace("_key = ", "_key  = ")) for name, source in checks]
-    assert key_lock.digest(edited) != key_lock.digest(checks)
-    assert key_lock.digest([("values_match_reference", "assert True")]) is None  # not a quiz's check
+    assert quiz_key.digest(edited) != quiz_key.digest(checks)
+    assert quiz_key.digest([("values_match_reference", "assert True")]) is None  # not a quiz's check
 
 
 def test_a_launcher_given_by_its_short_name_is_no_configuration_problem():

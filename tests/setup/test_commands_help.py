@@ -9,7 +9,7 @@ import pytest
 
 from coursekit.repository import ROOT
 
-MODULES = ["classroom.report", "classroom.decisions", "classroom.quiz.key_lock", "classroom.grading.lock",
+MODULES = ["classroom.report", "classroom.decisions", "classroom.decisions.quiz_key", "classroom.grading.lock",
            "classroom.lms.collect_zip", "classroom.lms.release_zip", "classroom.lms.grades",
            "classroom.lms.feedback", "classroom.self_study.exercise", "classroom.self_study.check",
            "bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead", "bench.sandbox_overhead",

@@ -8,7 +8,7 @@ knowingly:
 
   make quiz-variant   tools/quiz_variant.py refuses to rewrite the quiz (`refusal`);
   make release        this module's command refuses to put a changed quiz into the gradebook (`python -m
-                      classroom.quiz.key_lock ASSIGNMENT`, before nbgrader generate_assignment);
+                      classroom.decisions.quiz_key ASSIGNMENT`, before nbgrader generate_assignment);
   make autograde      the driver refuses to grade with a key other than the handed-out one (the formgrader's
                       Generate button, or plain `nbgrader generate_assignment`, may have changed the gradebook), and
                       records the key at its first grading (`recorded_or_refused`).
@@ -25,7 +25,8 @@ import json
 import os
 import sys
 
-from .. import cells, course, decisions
+from .. import cells, course
+from . import store as decisions
 from ..grading import record
 
 PREFIX = "quiz_"  # the grade ids of a quiz's checks (tools/quiz_variant.py: quiz_<question id>)
@@ -141,7 +142,7 @@ def main(argv=None):
     handed-out one); with --accept (`QUIZ_REPLACE=yes`), after it, to record the gradebook's key knowingly."""
     from ..grading import lock
 
-    parser = argparse.ArgumentParser(prog="python -m classroom.quiz.key_lock", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m classroom.decisions.quiz_key", description=__doc__.splitlines()[0])
     parser.add_argument("assignment")
     parser.add_argument("--accept", action="store_true", help="record the gradebook's quiz key as the handed-out "
                         "one, knowingly (make release QUIZ_REPLACE=yes)")
@@ -149,16 +150,16 @@ def main(argv=None):
     app = course.course_app([args.assignment])
     gb = open_gradebook(app.coursedir)
     if args.accept and gb is None:
-        print("classroom.quiz.key_lock: the course has no gradebook yet: nothing to record", file=sys.stderr)
+        print("classroom.decisions.quiz_key: the course has no gradebook yet: nothing to record", file=sys.stderr)
         return 2
     try:
         if args.accept:
             with lock.hold(os.path.join(app.coursedir.root, ".grading"), wait=True,
-                           tell=lambda message: print(f"classroom.quiz.key_lock: {message}", file=sys.stderr)):
+                           tell=lambda message: print(f"classroom.decisions.quiz_key: {message}", file=sys.stderr)):
                 data = decisions.read(app.coursedir.root)
                 data["quiz_keys"][args.assignment] = gradebook_key(gb, args.assignment)
                 decisions.write(app.coursedir.root, data)
-            print(f"classroom.quiz.key_lock: the quiz of {args.assignment} now in the gradebook is recorded as the "
+            print(f"classroom.decisions.quiz_key: the quiz of {args.assignment} now in the gradebook is recorded as the "
                   "handed-out one: every student is graded with its key.")
             return 0
         said = refusal(app, gb, args.assignment, source_key(app.coursedir, args.assignment), "`make release`")
@@ -166,7 +167,7 @@ def main(argv=None):
         if gb is not None:
             gb.close()
     if said:
-        print(f"classroom.quiz.key_lock: {said}", file=sys.stderr)
+        print(f"classroom.decisions.quiz_key: {said}", file=sys.stderr)
         return 2
     return 0
 

@@ -7,7 +7,7 @@ reads it: `decisions.json` at the course's root (student data: git-ignored, like
               and nothing a student hands in or collect copies can change it.
   dropped     {student: when}: students dropped from the course for good. `make drop` removes them from the
               gradebook too; the driver never grades them again (their hand-ins stay in submitted/, untouched).
-  quiz_keys   {assignment: digest}: the key of the graded quiz as it was handed out (classroom.quiz.key_lock).
+  quiz_keys   {assignment: digest}: the key of the graded quiz as it was handed out (classroom.decisions.quiz_key).
 
 The file is written only by these commands, whole or not at all (classroom.atomic), while holding the course's lock
 (classroom.grading.lock), so it never changes in the middle of a grading run:
@@ -24,8 +24,8 @@ import json
 import os
 import sys
 
-from . import atomic, course, intake
-from .deadlines import dates
+from .. import atomic, course, intake
+from . import dates
 
 FILE = "decisions.json"
 FORMAT = 1
@@ -162,7 +162,7 @@ def show(root):
 
 
 def main(argv=None):
-    from .grading import lock
+    from ..grading import lock
 
     parser = argparse.ArgumentParser(prog="python -m classroom.decisions", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -195,6 +195,3 @@ def main(argv=None):
     print(said)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
