@@ -159,7 +159,7 @@ def answer_cells():
 
 def submission(solution_code, edit=None, answers=None):
     """The released notebook as a student would hand it in: their `score_gradient` code in its answer cell, right
-    answers in the other answer cells (tests/submissions/cells/<grade_id>.py) unless `answers` maps a grade_id to
+    answers in the other answer cells (tests/submissions/cells/<grade_id>.py, or .md for a written one) unless `answers` maps a grade_id to
     other code (None leaves that cell as released), plus an edit."""
     nb = json.loads(RELEASED.read_text())
     for cell in nb["cells"]:
@@ -172,7 +172,7 @@ def submission(solution_code, edit=None, answers=None):
             if answers[grade_id] is not None:
                 cell["source"] = answers[grade_id]
         else:
-            cell["source"] = (ANSWERS / f"{grade_id}.py").read_text()
+            cell["source"] = next(ANSWERS.glob(f"{grade_id}.*")).read_text()  # .py, or .md for a written answer
     if edit:
         EDITS[edit](nb)
     return nb
