@@ -51,7 +51,7 @@ class TestChecks:
             as_score_rows([np.nan], "weights")
 
     def test_softmax_rejects_bad_input_clearly(self):
-        with pytest.raises(ValueError, match="scores must be finite"):
+        with pytest.raises(ValueError, match="logits must be finite"):
             softmax_rows([0.0, np.nan])
 
     @pytest.mark.parametrize("bad", [0, -4, 2.5, float("nan"), True, "64", None])
