@@ -1,7 +1,7 @@
 """The row-wise softmax used throughout the lesson (introduced in notebooks/01-why-divide-by-the-root-of-d_k.ipynb)."""
 import numpy as np
 
-from attention_lesson.checks import as_score_rows
+from attention_lesson.checks import as_rows
 
 
 def softmax_rows(logits):
@@ -11,6 +11,6 @@ def softmax_rows(logits):
     exponentiating: the weights are the same (a shift of the whole row cancels), and exp never
     sees a positive argument, so it cannot overflow.
     """
-    s = as_score_rows(logits, "logits")
+    s = as_rows(logits, "logits")
     shifted = np.exp(s - s.max(axis=-1, keepdims=True))
     return shifted / shifted.sum(axis=-1, keepdims=True)

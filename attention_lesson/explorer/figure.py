@@ -17,7 +17,7 @@ from PIL import Image
 from attention_lesson.explorer.captions import heading, readout_line
 from attention_lesson.explorer.model import POSITIONS, WIDTHS
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, RC
-from attention_lesson.vocabulary import TOP_WEIGHT, WEIGHTS, divisor_name
+from attention_lesson.vocabulary import LOGIT, SCORE, TOP_WEIGHT, WEIGHTS, divisor_name
 
 # The colour of a divisor d_k**p that is none of the three named ones, and of the undivided scores behind.
 OTHER_EXPONENT_COLOUR = OKABE_ITO["reddish purple"]
@@ -104,8 +104,8 @@ class ExplorerFigure:
             self.score_ax.set_ylim(-SCORE_LIMIT, SCORE_LIMIT)
             self.score_ax.set_yticks([-100, -10, -1, 0, 1, 10, 100], ["−100", "−10", "−1", "0", "1", "10", "100"])
             self.score_ax.set_xlabel("position j in the row")
-            self.score_ax.set_ylabel("score (symmetric log scale)")
-            self.score_ax.set_title("scores: undivided (grey), divided (colour)")
+            self.score_ax.set_ylabel(f"{SCORE} or {LOGIT} (symmetric log scale)")
+            self.score_ax.set_title(f"{SCORE}s (grey), {LOGIT}s = {SCORE}s / d_k^p (colour)")
 
             self.weight_bars = self._bars(self.weight_ax, DIVISOR_COLOURS["√d_k"])
             self.even_line = self.weight_ax.axhline(0, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2)

@@ -96,9 +96,9 @@ print("The 2 x 2 example is right.")
 """Agrees with central differences of the loss l(S) = sum(G * softmax(S)), one logit nudged at a time."""
 def _agrees_with_nudging(seed, T=5):
     rng = np.random.default_rng(seed)
-    E, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
-    numeric = _checks.nudged_gradient(E, G)
-    gap = np.max(np.abs(_checks.as_matrix(score_gradient(_checks.softmax_rows(E), G), T) - numeric))
+    S, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
+    numeric = _checks.nudged_gradient(S, G)
+    gap = np.max(np.abs(_checks.as_matrix(score_gradient(_checks.softmax_rows(S), G), T) - numeric))
     assert gap < 1e-6, (f"nudging each logit by 1e-6 and watching the loss gives a gradient up to {gap:.3g} away "
                         "from yours: redo the sum over j of g_ij times the derivative of alpha_ij")
     return gap
@@ -238,7 +238,7 @@ _checks.small_peak(score_gradient, 400, 90, 64 * 2 ** 20, measures.peak_extra_by
 ### END HIDDEN TESTS
 
 # %% size_follows_the_definition (2 points)
-"""score_gradient_size(Q, K, G, divisor) is the mean of |dl/de| for the scores e = Q K^T / divisor."""
+"""score_gradient_size(Q, K, G, divisor) is the mean of |dl/ds| for the logits s = Q K^T / divisor."""
 def _size_follows(T, d_k, seed):
     Q, K, G = _checks.draw(T, d_k, seed)
     for divisor in (1.0, float(np.sqrt(d_k))):
@@ -275,8 +275,8 @@ def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
     Q, K, G = rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, T))
     sizes = []
     for divisor in (1.0, np.sqrt(d_k)):
-        E = Q @ K.transpose(0, 2, 1) / divisor
-        A = np.exp(E - E.max(axis=2, keepdims=True))
+        S = Q @ K.transpose(0, 2, 1) / divisor
+        A = np.exp(S - S.max(axis=2, keepdims=True))
         A /= A.sum(axis=2, keepdims=True)
         sizes.append(np.mean(np.abs(A * (G - np.sum(A * G, axis=2, keepdims=True)))))
     return sizes
