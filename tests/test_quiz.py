@@ -188,7 +188,8 @@ def test_the_notebook_shows_every_question_of_the_bank_as_text():
     assert shown == [quiz.question_markdown(q, heading=f"Question {i}") for i, q in enumerate(QUESTIONS, start=1)]
 
 
-def test_the_why_question_gives_nothing_away_by_length():
-    """Question 2 asks for the reason (the rate and the initialisation); its right option is no longer than the rest."""
-    lengths = [len(text) for _, text in BANK["q2_why_the_root"].options]
-    assert max(lengths) <= 1.25 * min(lengths), f"option lengths {lengths}: write them to like length"
+@pytest.mark.parametrize("qid", ["q2_why_the_root", "q4_cross_entropy"])
+def test_a_why_question_gives_nothing_away_by_length(qid):
+    """Questions 2 and 4 ask for a reason; their options, the right one included, are of like length."""
+    lengths = [len(text) for _, text in BANK[qid].options]
+    assert max(lengths) <= 1.25 * min(lengths), f"{qid}: option lengths {lengths}: write them to like length"

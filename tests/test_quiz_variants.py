@@ -17,6 +17,7 @@ import pytest
 
 from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
+from classroom.quiz import topics
 from classroom.quiz.variants import PUBLIC_SEED, draw
 from conftest import ROOT, load_notebook
 from tests.helpers.tools import load_tool
@@ -268,3 +269,12 @@ def test_the_why_question_gives_nothing_away_by_length():
         question = next(q for q in draw(seed) if q.id == "q2_why_the_root")
         lengths = [len(claim.text) for _, claim in question.options]
         assert max(lengths) <= 1.3 * min(lengths), f"seed {seed}: option lengths {lengths}"
+
+
+@pytest.mark.parametrize("ideas", ["ROOT_IDEAS", "ROW_IDEAS", "CE_IDEAS", "DIVIDE_IDEAS"])
+def test_a_statement_is_as_long_when_false_as_when_true(ideas):
+    """Each conceptual statement is written twice, true and false, to like length: its length never tells which."""
+    for make in getattr(topics, ideas):
+        true, false = make(None, True), make(None, False)
+        lengths = sorted((len(true.text), len(false.text)))
+        assert lengths[1] <= 1.3 * lengths[0], f"{true.topic}: true {len(true.text)}, false {len(false.text)} characters"

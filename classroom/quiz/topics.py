@@ -18,9 +18,9 @@ SCORE = rf"${VEC_Q}\cdot{VEC_K}$"
 ASKED = {
     "sd": (f"the standard deviation of an undivided score {SCORE}", lambda s, d: s * math.sqrt(d)),
     "variance": (f"the variance of an undivided score {SCORE}", lambda s, d: s * s * d),
-    "sd_root": (rf"the standard deviation of the divided score ${VEC_Q}\cdot{VEC_K}/\sqrt{{d_k}}$",
-                lambda s, d: s),
-    "sd_dk": (rf"the standard deviation of the score divided by $d_k$, ${VEC_Q}\cdot{VEC_K}/d_k$",
+    "sd_root": (rf"the standard deviation of the logit ${VEC_Q}\cdot{VEC_K}/\sqrt{{d_k}}$, the score divided by "
+                r"$\sqrt{d_k}$", lambda s, d: s),
+    "sd_dk": (rf"the standard deviation of the logit ${VEC_Q}\cdot{VEC_K}/d_k$, the score divided by $d_k$",
               lambda s, d: s / math.sqrt(d)),
 }
 WIDTHS = (16, 24, 32, 48, 80, 96, 128, 144, 192, 256, 320, 384, 512, 768, 1024)  # never the self-check's 64
@@ -65,8 +65,8 @@ ROOT_IDEAS = [
          r"coordinate has standard deviation 1, so no row of a wide layer starts saturated.",
          r"False: an undivided logit is the score itself, a sum of $d_k$ products, with standard deviation "
          r"$\sqrt{d_k}$."),
-    idea("dk_rate", r"Divided by $d_k$, the logits start like $1/\sqrt{d_k}$ and a gradient step moves them about "
-         r"$d_k$ times less than divided by $\sqrt{d_k}$: the rate or the initialisation must grow with the width.",
+    idea("dk_rate", r"Divided by $d_k$, the logits start like $1/\sqrt{d_k}$ and a step moves them by about $1/d_k$ "
+         r"times their gradient, not once: the rate or the initialisation must grow with the width.",
          r"Divided by $d_k$, rows start nearly even, where the total slope is largest, so one learning rate and the "
          r"standard initialisation serve every width even better than with $\sqrt{d_k}$.",
          r"False: a step moves the logits about $d_k/c^2$ times their gradient, $1/d_k$ for $c = d_k$, so at one "
@@ -89,10 +89,10 @@ def why_the_root(draws, avoid):
     params = fresh(draws, avoid, "q2_why_the_root", lambda draws: (("d_k", draws.choice(ROOT_WIDTHS)),))
     d = params[0][1]
     step = worked("step", {"d_k": d}, (d,), [(math.sqrt(d),), (1.0,), (d * d,)],
-                  f"With $d_k = {d}$, an undivided layer's gradient step moves its logits about NUM times as far "
-                  r"as a layer divided by $\sqrt{d_k}$, so one learning rate cannot suit both widths.",
+                  f"With $d_k = {d}$, a gradient step moves an undivided layer's logits by about NUM times their "
+                  r"gradient, and those divided by $\sqrt{d_k}$ by once theirs: no one rate suits both.",
                   rf"False: at initialisation and to first order, under plain gradient descent, a step moves the "
-                  rf"logits about $d_k/c^2$ times their gradient: ${d}$ times as far for $c = 1$ as for $c = \sqrt{{d_k}}$.")
+                  rf"logits by about $d_k/c^2$ times their gradient: ${d}$ times for $c = 1$, once for $c = \sqrt{{d_k}}$.")
     prompt = (r"At initialisation, queries and keys have centred, independent coordinates of standard deviation 1, "
               r"and the layer is trained by plain gradient descent. Transformers divide the scores by $\sqrt{d_k}$, "
               r"not by $d_k$, and not by nothing. Exactly one statement is true: which?")
@@ -114,8 +114,8 @@ ROW_IDEAS = [
          r"gradient, with no softmax Jacobian on the way."),
     idea("output", r"The row's output is still a finite weighted mean of the value vectors, dominated by the top "
          r"position's value vector.",
-         r"The row's output is NaN: a softmax overflows once a row is this saturated.",
-         r"False: these weights are ordinary numbers, and a softmax computed the usual way (largest score "
+         r"The row's output is NaN: the softmax overflows once a row is this saturated, so no output is computed.",
+         r"False: these weights are ordinary numbers, and a softmax computed the usual way (largest logit "
          r"subtracted first) does not overflow; the output is $\sum_j \alpha_j \boldsymbol v_j$."),
 ]
 
@@ -133,8 +133,8 @@ def saturated_row(draws, avoid):
     a, b = alphas[p - 1], alphas[m - 1]
     slope = 1 - sum(x * x for x in alphas)
     prompt = (rf"One row of attention weights over $T = {len(alphas)}$ positions is nearly saturated: "
-              rf"$\boldsymbol\alpha = {math_list(alphas)}$, its largest weight at position {p}. With $e_j$ the "
-              r"row's scores, its softmax Jacobian has the entries $\partial\alpha_j/\partial e_m$. "
+              rf"$\boldsymbol\alpha = {math_list(alphas)}$, its largest weight at position {p}. With $s_j$ the "
+              r"row's logits, its softmax Jacobian has the entries $\partial\alpha_j/\partial s_m$. "
               r"Which statements are true?")
     makers = [*ROW_IDEAS,
               worked("diagonal_top", {"alpha": a}, (a * (1 - a),), [(1 - a,), (a,), (0.25,), (a * a,)],
@@ -145,7 +145,7 @@ def saturated_row(draws, avoid):
                      rf"False: $\alpha_{m}(1-\alpha_{m}) = {b} \times {approx(1 - b)} \approx {approx(b * (1 - b))}$."),
               worked("off_diagonal", {"alpha_top": a, "alpha_other": b}, (-a * b,),
                      [(a * b,), (-b * b,), (-a * (1 - a),)],
-                     rf"The off-diagonal entry $\partial\alpha_{p}/\partial e_{m} = -\alpha_{p}\alpha_{m}$ is "
+                     rf"The off-diagonal entry $\partial\alpha_{p}/\partial s_{m} = -\alpha_{p}\alpha_{m}$ is "
                      "about NUM.",
                      rf"False: $-\alpha_{p}\alpha_{m} = -{a} \times {b} \approx {approx(-a * b)}$."),
               worked("total_slope", {"alphas": alphas}, (slope,),
@@ -157,9 +157,8 @@ def saturated_row(draws, avoid):
 
 # --- 4. Why a classifier's softmax with cross-entropy does not stall --------------------------------------------
 CE_IDEAS = [
-    idea("log_cancels", r"The logarithm of the cross-entropy undoes the exponential of the softmax: the gradient with "
-         r"respect to the logits is $\hat{\boldsymbol y} - \boldsymbol y$ ($\boldsymbol y$ one-hot), with no factor "
-         r"$\hat y_j(1-\hat y_j)$ to make it small.",
+    idea("log_cancels", r"The cross-entropy's logarithm undoes the softmax's exponential: the gradient with respect to "
+         r"the logits is $\hat{\boldsymbol y} - \boldsymbol y$, with no factor $\hat y_j(1-\hat y_j)$.",
          r"The gradient with respect to the logits keeps the softmax's factor $\hat y_c(1-\hat y_c)$; the "
          r"classifier escapes only because its logits stay small.",
          r"False: the logarithm cancels the exponential, and the gradient is $\hat{\boldsymbol y} - \boldsymbol y$, "
@@ -256,7 +255,7 @@ def order_kept(draws, avoid):
                      rf"False: the top weight is about ${approx(top[0])}$ without the divisor and ${approx(top[1])}$ "
                      r"with it: dividing by a constant above 1 makes a row more even."),
               worked("gap", {"scores": scores, "d_k": d}, (gap / r,), [(gap / d,)],
-                     f"The divisor shrinks the gap between the largest and the smallest score from ${gap}$ to "
+                     f"The divisor shrinks the gap between the row's largest and smallest logit from ${gap}$ to "
                      "about NUM.",
                      rf"False: dividing every score by ${r}$ divides every gap by ${r}$: "
                      rf"${gap}/{r} \approx {approx(gap / r)}$.")]
