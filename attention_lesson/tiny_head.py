@@ -80,7 +80,7 @@ def rms_normalised(Z):
 
 
 def qk_norm_loss_and_gradients(W_Q, W_K, X, Y, divisor):
-    """As loss_and_gradients, with every query and key scaled to root mean square 1 first (QK-norm; section 8)."""
+    """As loss_and_gradients, with every query and key scaled to root mean square 1 first (QK-norm; section 7)."""
     (Q, r_Q), (K, r_K) = rms_normalised(X @ W_Q[:, None]), rms_normalised(X @ W_K[:, None])
     S = Q @ K.swapaxes(-1, -2) / divisor
     A = softmax_rows(S.reshape(-1, T)).reshape(S.shape)
