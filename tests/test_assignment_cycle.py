@@ -59,7 +59,7 @@ class Cycle:
         if not path.exists():
             self.student(who, "fetch_assignment", ASSIGNMENT)
         self._fill(path, lambda grade_id: solution_code if grade_id == course.SOLUTION
-                   else (course.ANSWERS / f"{grade_id}.py").read_text())  # the other answers right
+                   else course.right_answer(grade_id))  # the other answers right
         if quiz_answers:
             self._fill(home / ASSIGNMENT / "intuition_quiz.ipynb", lambda grade_id: (
                 f"answer_{grade_id[7:]} = {quiz_answers[int(grade_id[7:])]}" if int(grade_id[7:]) in quiz_answers

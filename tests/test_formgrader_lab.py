@@ -170,7 +170,7 @@ def test_the_instructors_round_in_the_formgrader(lab):
         assert which == "success-modal", text
         assert "[classroom.autograde]" in text and "1 graded now" in text, text
         close(page)
-        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder)
+        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder, by_hand=True)
         automatic = {check: points for check, points in full.items() if check != DERIVATION}
         assert {check: graded.get(check) for check in automatic} == automatic, "the correct hand-in lost marks"
         assert graded[DERIVATION] == 0, "the written derivation got points before anyone read it"

@@ -92,7 +92,8 @@ def why_the_root(draws, avoid):
                   f"With $d_k = {d}$, a gradient step moves an undivided layer's logits by about NUM times their "
                   r"gradient, and those divided by $\sqrt{d_k}$ by once theirs: no one rate suits both.",
                   rf"False: at initialisation and to first order, under plain gradient descent, a step moves the "
-                  rf"logits by about $d_k/c^2$ times their gradient: ${d}$ times for $c = 1$, once for $c = \sqrt{{d_k}}$.")
+                  rf"logits by about $d_k/c^2$ times their gradient: ${d}$ times for $c = 1$, once for "
+                  r"$c = \sqrt{d_k}$.")
     prompt = (r"At initialisation, queries and keys have centred, independent coordinates of standard deviation 1, "
               r"and the layer is trained by plain gradient descent. Transformers divide the scores by $\sqrt{d_k}$, "
               r"not by $d_k$, and not by nothing. Exactly one statement is true: which?")
