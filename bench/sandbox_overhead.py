@@ -1,15 +1,17 @@
 """Cost of the bubblewrap sandbox: autograding per submission, sandboxed against unsandboxed, in one run.
 
 One throw-away course with N correct submissions of score_gradient.ipynb; the real `nbgrader autograde --force`
-alternates between the sandbox (the default) and `--Sandbox.enabled=False`, best of R runs each. Goal: under 20 %.
+alternates between the sandbox (the default) and `--Grader.launcher_class=unsandboxed`, best of R runs each.
+Goal: under 20 %.
 
     python -m bench.sandbox_overhead [N] [R]      (from the repository root; default 6 students, 3 runs each)
 """
+import argparse
 import sys
 import tempfile
 from pathlib import Path
 
-from tests.helpers import course
+from coursekit import course
 
 
 def main(n=6, runs=3):
@@ -22,7 +24,7 @@ def main(n=6, runs=3):
         course.timed_autograde(place)  # warm caches
         plain, boxed = [], []
         for _ in range(runs):
-            plain.append(course.timed_autograde(place, course.ASSIGNMENT, "--Sandbox.enabled=False") / n)
+            plain.append(course.timed_autograde(place, course.ASSIGNMENT, "--Grader.launcher_class=unsandboxed") / n)
             boxed.append(course.timed_autograde(place) / n)
         p, b = min(plain), min(boxed)
         print(f"students: {n}, best of {runs} alternated runs each")
@@ -31,4 +33,8 @@ def main(n=6, runs=3):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=6, help="students in the course (default: %(default)s)")
+    parser.add_argument("runs", nargs="?", type=int, default=3,
+                        help="runs of each way, the best kept (default: %(default)s)")
+    main(**vars(parser.parse_args()))

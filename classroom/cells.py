@@ -1,4 +1,5 @@
-"""nbgrader's cells, read and written in one place: their metadata, their hidden tests, their docstrings.
+"""nbgrader's cells, read and written in one place: their metadata, their hidden tests, their docstrings; and the
+metadata every notebook of the course carries.
 
 A notebook cell here is an nbformat cell (a dict or a NotebookNode); `SourceCell` is the gradebook's record of a
 cell of the source notebook, which grading trusts over whatever the submission holds.
@@ -7,9 +8,12 @@ import ast
 import re
 from dataclasses import dataclass
 
-HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?^[ \t]*### END HIDDEN TESTS[ \t]*\n?", re.S | re.M)
 HIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+HIDDEN = re.compile(r"^[ \t]*### {}.*?^[ \t]*### {}[ \t]*\n?".format(*HIDDEN_MARKERS), re.S | re.M)
 SCHEMA_VERSION = 3
+# What a notebook of the course carries at its top, and all it may: the kernel to run it with, and its language.
+NOTEBOOK_METADATA = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+                     "language_info": {"name": "python", "pygments_lexer": "ipython3"}}
 
 
 def nbgrader(cell):
@@ -36,6 +40,11 @@ def is_check(cell):
     return cell.get("cell_type") == "code" and is_grade(cell) and not is_solution(cell)
 
 
+def has_hidden_tests(text):
+    """Whether `text` (a cell's source) holds a marker of hidden tests."""
+    return any(marker in text for marker in HIDDEN_MARKERS)
+
+
 def source(cell):
     """The cell's source as one string (nbformat files may store it as a list of lines)."""
     text = cell.get("source", "")
@@ -45,7 +54,7 @@ def source(cell):
 def visible(text):
     """`text` without its hidden tests; None if the markers are unbalanced (then nothing of it can be shown)."""
     shown = HIDDEN.sub("", text)
-    return None if any(marker in shown for marker in HIDDEN_MARKERS) else shown
+    return None if has_hidden_tests(shown) else shown
 
 
 def docstring(text):
@@ -79,7 +88,7 @@ class SourceCell:
 
     @property
     def is_check(self):
-        return self.cell_type == "code" and self.points is not None and not self.is_solution
+        return is_check({"cell_type": self.cell_type, "metadata": {"nbgrader": self.metadata()}})
 
     def metadata(self):
         """The nbgrader metadata nbgrader itself gives this cell."""

@@ -1,7 +1,7 @@
 """Write the graded quiz (source/score_gradient/intuition_quiz.ipynb) as the variant drawn from a seed.
 
     make quiz-variant QUIZ_SEED=<a secret of yours, at least 12 characters>   # then commit, privately
-    .venv/bin/python tools/quiz_variant.py --public                          # the variant this repository ships
+    .venv/bin/python -m tools.quiz_variant --public                          # the variant this repository ships
 
 The self-check of notebooks/05-test-your-intuition.ipynb gives instant feedback on its five questions, and this
 repository is public, so the graded quiz asks about the same five ideas with other numbers and other options
@@ -24,14 +24,13 @@ from pathlib import Path
 
 import nbformat
 
+from classroom.cells import NOTEBOOK_METADATA
 from classroom.quiz.draws import TOLERANCE
 from classroom.quiz.variants import PUBLIC_SEED, draw
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_NOTEBOOK = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 MIN_SEED = 12
-KERNEL = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-          "language_info": {"name": "python", "pygments_lexer": "ipython3"}}
 PERCENT = f"{TOLERANCE * 100:g} %"
 FORMS = {
     "number": "a number, for example `answer_{n} = 12.5`",
@@ -41,7 +40,7 @@ FORMS = {
 CHECKED = {"number": f"is within {PERCENT} of the right number", "single": "is the letter of the one true statement",
            "multi": "is the set of every true statement, and no other"}
 # Pieces of every hidden part, which must never reach a student (release/, feedback, reports): the tests look for
-# them there, and tests/test_assignment_quiz.py makes sure each one is in every hidden part this tool writes.
+# them there, and tests/assignment/test_assignment_quiz.py makes sure each one is in every hidden part this tool writes.
 HIDDEN_TEST_FRAGMENTS = ("_key = ", "_why = ")
 INTRO = (
     "# Five questions on the divisor (5 points)\n\n"
@@ -123,7 +122,7 @@ def quiz_notebook(questions):
                            {"grade": False, "grade_id": f"answer_{n}", "locked": False, "solution": True}))
         cells.append(_cell("code", f"quiz-q{n}-check", grade_cell_source(n, q),
                            {"grade": True, "grade_id": f"quiz_{q.id}", "locked": True, "points": 1, "solution": False}))
-    nb = nbformat.v4.new_notebook(cells=cells, metadata=KERNEL)
+    nb = nbformat.v4.new_notebook(cells=cells, metadata=NOTEBOOK_METADATA)
     nbformat.validate(nb)
     return nb
 

@@ -1,6 +1,6 @@
 """Re-run lesson notebooks top to bottom in a fresh kernel and save them with clean metadata.
 
-    .venv/bin/python tools/refresh_notebooks.py notebooks/*.ipynb     (or: make notebooks)
+    .venv/bin/python -m tools.refresh_notebooks notebooks/*.ipynb     (or: make notebooks)
 
 What is saved is exactly one top-to-bottom run: outputs in order, execution counts 1, 2, 3, ...
 Machine-specific metadata (Python version, timings, widget state) is dropped so that a refresh on
@@ -13,11 +13,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-# What a notebook may carry at the top: the kernel to run it with, and the language, nothing else.
-NOTEBOOK_METADATA = {
-    "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
-    "language_info": {"name": "python", "pygments_lexer": "ipython3"},
-}
+from classroom.cells import NOTEBOOK_METADATA  # what a notebook may carry at the top: its kernel and language
+
 # What a cell may carry: tags (read by nbval and nbgrader) and nbgrader's own record.
 CELL_METADATA_KEPT = ("tags", "nbgrader")
 

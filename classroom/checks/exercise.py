@@ -1,14 +1,19 @@
 """Plumbing of the visible checks of source/score_gradient/score_gradient.ipynb (its grade_cells.py imports this as
 `_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, and
 the assertion that exactly some rows are zero. The same code runs in the student's kernel (Validate) and in the
-grader (classroom.preprocessors.trusted_grades), where the student's function is a proxy; nothing here knows the
-answer: the reference lives only in the hidden parts of the checks, in source/."""
+grader (classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for
+arrays in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the
+checks, in source/."""
 import os
 import sys
 
 import numpy as np
 
-from attention_lesson.softmax import softmax_rows  # the lesson's own, re-exported for the checks
+# The one place classroom.checks reaches the lesson's package: the checks draw their weights with the softmax the
+# lesson defines (attention_lesson.softmax, NumPy only), and re-export it for the grade cells and measures.
+from attention_lesson.softmax import softmax_rows
+
+from ..units import MiB
 
 
 def stderr_as_output():
@@ -59,11 +64,11 @@ def zero_rows_only(got, rows, why):
 
 
 def small_peak(f, T, seed, limit, measure):
-    """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure` (classroom.checks.measures'
-    peak_extra_bytes) finds; else AssertionError comparing with the size of a (T, T, T) Jacobian."""
+    """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure`
+    (classroom.checks.measures.peak_extra_bytes) finds; else AssertionError comparing with a (T, T, T) Jacobian."""
     extra = measure(f, *case(T, seed))
-    assert extra < limit, (f"at T = {T} one call took {extra / 2 ** 20:.0f} MiB beyond its inputs (a (T, T, T) array "
-                           f"of floats is {T ** 3 * 8 / 2 ** 20:.0f} MiB; a (T, T) one is {T * T * 8 / 2 ** 20:.1f} "
+    assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs (a (T, T, T) array "
+                           f"of floats is {T ** 3 * 8 / MiB:.0f} MiB; a (T, T) one is {T * T * 8 / MiB:.1f} "
                            "MiB): avoid building the Jacobian")
 
 

@@ -1,12 +1,12 @@
 """The static half of the no-loop rule: the student's source, read with `ast` in the grader (nothing is run).
 
-`find_loops(source, name)` reads the function `name` and what it uses (the helpers, imports and values of the
-cell that it reaches by name, transitively), not the rest of the cell: a self-test loop beside the function is
-the student's own business. In that code it reports loops and comprehensions, calls and names that loop in
-Python on the student's behalf (`map`, `itertools.starmap`, `np.vectorize`..., even when renamed: `m = map`),
-and recursion. In the whole cell it reports what could switch off or fool the grader's count of executed lines
-(classroom.trusted.server): tracing and frame access, `gc`, `ctypes`, code run from strings, changes to imported modules.
-Without `name` (or when the cell does not define it) the whole cell is read.
+`find_loops(source, name)` reads the function `name` and what it uses (the helpers, imports and values of the cell
+that it reaches by name, transitively), not the rest of the cell: a self-test loop beside the function is the
+student's own business. In that code it reports loops and comprehensions, calls and names that loop in Python on the
+student's behalf (`map`, `itertools.starmap`, `np.vectorize`..., even when renamed: `m = map`), and recursion. In
+the whole cell it reports what could switch off or fool the grader's count of executed lines
+(classroom.trusted.server): tracing and frame access, `gc`, `ctypes`, code run from strings, changes to imported
+modules. Without `name` (or when the cell does not define it) the whole cell is read.
 """
 import ast
 import symtable
@@ -59,6 +59,17 @@ def _names_bound(statement):
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
     return bound
+
+
+def bound_names(source):
+    """The names a cell's code binds at its top level (assignments, functions, classes, imports, and names bound
+    inside its loops, conditions and `with` blocks); none if it does not parse. The grader uses it to tell which
+    answer cell a missing name belongs to (classroom.trusted.proxy)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set()
+    return set().union(*(_names_bound(statement) for statement in tree.body))
 
 
 def _global_names(table):

@@ -1,11 +1,16 @@
 """Measurements the hidden grade cells of source/score_gradient use, in two settings with one interface.
 
 In the student's kernel (`nbgrader validate`, or a plain notebook run) the function is an ordinary Python function
-and is measured in-process (tracemalloc, a line-counting tracer, its cell's source). During trusted grading
-(classroom.preprocessors.trusted_grades) it is a `FunctionProxy`, and the measurements are taken from outside the
-child process that runs the student's code (memory by the grader, from the child's control group or /proc). Loops
-are found twice: statically in the source of the function and the helpers it uses (classroom.checks.loops, parsed with
-`ast` in the grader, where the student's code cannot patch it), and by counting the Python lines one call runs.
+and is measured in-process (tracemalloc, the line counter of classroom.checks.line_count, its cell's source). During
+trusted grading the function runs in another process and is measured from outside it; what stands for it here
+offers the measurements itself, and this module asks for them by name, not by class: `peak_extra_bytes(*args)`,
+`line_count(*args)` and `source` (classroom.trusted.proxy's FunctionProxy offers all three). Loops are found twice:
+statically in the source of the function and the helpers it uses (classroom.checks.loops, parsed with `ast` where
+the measurement is taken: in the grader, out of the student's code's reach), and by counting the Python lines one
+call runs.
+
+This module, like all of classroom.checks, imports nothing of the trusted side: the student's kernel at Validate
+loads only the standard library, NumPy and the lesson's softmax (tests/assignment/test_checks_in_student_kernel.py).
 """
 import inspect
 import linecache
@@ -13,9 +18,8 @@ import tracemalloc
 
 import numpy as np
 
-from ..trusted.ipython_cells import as_python
-from ..trusted.proxy import FunctionProxy
-from ..trusted.server import count_lines
+from .exercise import softmax_rows
+from .line_count import count_lines
 from .loops import find_loops
 
 GROWTH_ALLOWED = 10  # extra Python lines tolerated between the small and the large call
@@ -23,15 +27,14 @@ GROWTH_ALLOWED = 10  # extra Python lines tolerated between the small and the la
 
 def _inputs(T, seed=0):
     rng = np.random.default_rng(seed)
-    E = rng.normal(size=(T, T))
-    Z = np.exp(E - E.max(axis=1, keepdims=True))
-    return Z / Z.sum(axis=1, keepdims=True), rng.normal(size=(T, T))
+    return softmax_rows(rng.normal(size=(T, T))), rng.normal(size=(T, T))
 
 
 def _cell_source(f):
-    """The whole source of the cell (or file) that defined `f`, helpers included, as plain Python."""
+    """The whole source of the cell (or file) that defined `f`, helpers included: IPython keeps a cell's code in
+    linecache as the Python it ran (magics and shell lines already turned into calls)."""
     lines = linecache.getlines(f.__code__.co_filename)
-    return as_python("".join(lines) if lines else inspect.getsource(f))[0]
+    return "".join(lines) if lines else inspect.getsource(f)
 
 
 def _kernel_count(f):
@@ -43,13 +46,14 @@ def _kernel_count(f):
 
 def python_loops(f, small=4, large=40):
     """Reasons to believe `f` loops in Python over rows or cells (an empty list when there are none): what the
-    source of `f` and of the helpers it uses shows (read by the grader), and the growth with T of the Python lines
-    one call runs (counted where the function runs)."""
-    if isinstance(f, FunctionProxy):
-        source, name, count = f.code.source, f.name, f.line_count
+    source of `f` and of the helpers it uses shows, and the growth with T of the Python lines one call runs
+    (counted where the function runs)."""
+    count = getattr(f, "line_count", None)
+    if count is not None:  # measured where it runs: it says its own source
+        source = f.source
     else:
-        source, name, count = _cell_source(f), f.__name__, _kernel_count(f)
-    reasons = [f"line {line} of your solution cell uses {what}" for line, what in find_loops(source, name)]
+        source, count = _cell_source(f), _kernel_count(f)
+    reasons = [f"line {line} of your solution cell uses {what}" for line, what in find_loops(source, f.__name__)]
     n_small, n_large = count(*_inputs(small)), count(*_inputs(large))
     if n_small is None or n_large is None:
         reasons.append("your code switched off the grader's count of the Python lines it runs")
@@ -61,8 +65,9 @@ def python_loops(f, small=4, large=40):
 
 def peak_extra_bytes(f, *args):
     """Peak memory, in bytes, that one call `f(*args)` takes beyond what was in use before it."""
-    if isinstance(f, FunctionProxy):
-        return f.peak_extra_bytes(*args)
+    measured = getattr(f, "peak_extra_bytes", None)
+    if measured is not None:  # measured where it runs, from outside
+        return measured(*args)
     already = tracemalloc.is_tracing()
     if not already:
         tracemalloc.start()

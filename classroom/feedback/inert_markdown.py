@@ -2,11 +2,12 @@
 formgrader's).
 
 A cell is shown as the student wrote it unless its source holds raw HTML (a `<` that opens a tag, a comment or an
-autolink, other than a bare `<details>` or `<summary>` tag), an image other than one of the cell's own checked attachments, or a link whose target is neither a web
-address, a mail address, an anchor nor a plain relative path. Such a cell is shown as text: its `<`, `[` and `]` become
-character references, so no tag, image or link is left (the rest of its formatting stays), with a note saying why.
-Deciding on the source's characters, not on one parser's reading of them, leaves no room for renderers that disagree.
-Attachments are kept only as PNG or JPEG images within caps (classroom.feedback.inert_images).
+autolink, other than a bare `<details>` or `<summary>` tag), an image other than one of the cell's own checked
+attachments, or a link whose target is neither a web address, a mail address, an anchor nor a plain relative path.
+Such a cell is shown as text: its `<`, `[` and `]` become character references, so no tag, image or link is left
+(the rest of its formatting stays), with a note saying why. Deciding on the source's characters, not on one parser's
+reading of them, leaves no room for renderers that disagree. Attachments are kept only as PNG or JPEG images within
+caps (classroom.feedback.inert_images).
 """
 import re
 

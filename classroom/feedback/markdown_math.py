@@ -4,7 +4,7 @@ of that name (nbgrader_config.py's HTMLExporter.filters).
 nbconvert's own filter leaves `$...$` and `$$...$$` in the page for MathJax, which the page template loads from a
 CDN: without a network the student sees raw TeX. Here the TeX of each formula (`$...$`, `$$...$$`, `\\(...\\)`,
 `\\[...\\]` and `\\begin{env}...\\end{env}`, found by nbconvert's own Markdown parser) becomes MathML through
-latex2mathml, which browsers render natively; nothing is loaded. The page's `clean_html` (inert_html.py) lets exactly
+latex2mathml, which browsers render natively; nothing is loaded. The page's `clean_html` (clean_html.py) lets exactly
 the MathML elements and attributes latex2mathml writes through. A formula latex2mathml cannot read is shown as its
 TeX, in code style.
 """

@@ -1,11 +1,12 @@
 """ExecuteForDisplay: nbgrader's Execute, made to survive anything and to skip grade cells (TrustedGrades decides
-those). It runs the student's own cells once, in a sandboxed kernel (classroom.sandbox.kernel), so the feedback shows their
+those). It runs the student's own cells once, in a kernel started by the configured launcher
+(classroom.sandbox.kernel, classroom.sandbox.launchers: the sandbox by default), so the feedback shows their
 outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
-run, not the grading. What the grader writes into a cell is an error output named by its kind (classroom.trusted.failures):
-TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the run; a student's exception
-bearing one of those names is renamed. Each output is made inert and charged to its cell's caps as it arrives
-(classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held; widget state is not kept.
-Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
+run, not the grading. What the grader writes into a cell is an error output named by its kind
+(classroom.trusted.failures): TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the
+run; a student's exception bearing one of those names is renamed. Each output is made inert and charged to its
+cell's caps as it arrives (classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held;
+widget state is not kept. Built on public hooks of nbconvert's ExecutePreprocessor and nbclient.
 """
 import contextlib
 import secrets
@@ -18,10 +19,10 @@ from traitlets import Float, Integer
 
 from .. import cells
 from ..feedback.inert_outputs import Budget, reduce_output
-from ..sandbox import settings as sandbox_settings
+from ..sandbox import launchers
 from ..sandbox.kernel import SandboxedKernelManager, kernel_folders
-from ..sandbox.launch import MiB
 from ..trusted import failures
+from ..units import MiB
 from .inert_content import InertContent
 
 TOKEN = "classroom_timeout"  # a key of nbclient's own reply for an interrupted cell (see error_on_timeout)
@@ -53,11 +54,12 @@ class ExecuteForDisplay(Execute):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
         super().__init__(*args, **kwargs)
+        self.launcher = launchers.chosen(self)
         self.shutdown_kernel = "immediate"
         self.store_widget_state = False  # widget state is for pages that load a widget manager: never ours
 
     def preprocess(self, nb, resources=None, km=None):
-        self._sandboxed = sandbox_settings.sandboxed(self)  # refuses (SandboxUnavailable) rather than run the kernel unsandboxed
+        self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than run the kernel without it
         self._stopped, self._budgets = None, {}
         self._caps = InertContent(parent=self)
         if self.max_output_chars is not None:
@@ -80,8 +82,8 @@ class ExecuteForDisplay(Execute):
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
         km.memory, km.cpu_seconds = self.kernel_memory, self.kernel_cpu_seconds
-        km.sandboxed, km.workdir = self._sandboxed, self._workdir
-        if self._sandboxed:
+        km.launcher, km.workdir = self.launcher, self._workdir
+        if self.launcher.isolated:
             km.use_ipc(self._ipc_dir)
         return km
 

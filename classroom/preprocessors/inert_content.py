@@ -27,7 +27,7 @@ from traitlets import Bool, Integer
 from .. import cells
 from ..feedback.inert_markdown import inert_markdown
 from ..feedback.inert_outputs import as_text, reduce_outputs
-from ..sandbox.launch import MiB
+from ..units import MiB
 
 CELL_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 NAME = re.compile(r"[A-Za-z0-9_.+ ()-]{1,100}")
@@ -64,10 +64,10 @@ def cell_metadata(metadata):
 
 
 def notebook_metadata(metadata):
-    """Of the notebook's metadata, only the kernel's name and language and the language's name and lexer."""
+    """Of the notebook's metadata, only the fields of cells.NOTEBOOK_METADATA (the kernel's name and language, the
+    language's name and lexer), each a plain name."""
     kept = {}
-    for key, fields in (("kernelspec", ("name", "display_name", "language")),
-                        ("language_info", ("name", "pygments_lexer"))):
+    for key, fields in cells.NOTEBOOK_METADATA.items():
         found = metadata.get(key) if isinstance(metadata.get(key), dict) else {}
         names = {field: found[field] for field in fields if NAME.fullmatch(str(found.get(field, "")))}
         if names:

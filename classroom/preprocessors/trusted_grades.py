@@ -1,7 +1,8 @@
 """TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
-the cell's code from the gradebook against the student's solution cells in a child process (classroom.trusted.verdict), and
-writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or one error output
-whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before SaveAutoGrades."""
+the cell's code from the gradebook against the student's solution cells in a child process
+(classroom.trusted.verdict), and writes the verdict as the cell's only outputs: what the check printed, then nothing
+if it passed or one error output whose `ename` is the failure's kind. A grade cell without a verdict gets
+NOT_GRADED. Runs before SaveAutoGrades."""
 import time
 
 from nbformat import from_dict
@@ -9,9 +10,9 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Float, Integer
 
 from .. import cells
-from ..sandbox import settings as sandbox_settings
-from ..sandbox.launch import MiB
+from ..sandbox import launchers
 from ..trusted.verdict import NOT_GRADED, decide
+from ..units import MiB
 from .repair_grade_cells import gradebook_cells
 
 
@@ -28,8 +29,12 @@ class TrustedGrades(NbGraderPreprocessor):
     total_seconds = Float(45.0, help="Seconds for all the checks of one submission together; a check not reached "
                           "within them fails as TimedOut and says so.").tag(config=True)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.launcher = launchers.chosen(self)  # the grading child's (c.Grader.launcher_class)
+
     def preprocess(self, nb, resources):
-        sandboxed = sandbox_settings.sandboxed(self)  # refuses (SandboxUnavailable) rather than grade unsandboxed
+        self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than grade without it
         known = gradebook_cells(resources)
         tests = [(cell.name, cell.source) for cell in known if cell.is_check]
         solution_ids = {cell.name for cell in known if cell.is_solution}
@@ -39,7 +44,7 @@ class TrustedGrades(NbGraderPreprocessor):
         started = time.monotonic()
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
-                          cpu_seconds=self.child_cpu_seconds, sandboxed=sandboxed,
+                          cpu_seconds=self.child_cpu_seconds, launcher=self.launcher,
                           total_seconds=self.total_seconds)
         self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
                       time.monotonic() - started)

@@ -13,7 +13,7 @@ published one (the public variant's or the self-check's), so a published number 
 """
 import functools
 
-from attention_lesson.quiz import bank
+from attention_lesson.quiz import bank  # the one seam to the lesson's self-check questions (classroom/__init__.py)
 
 from .draws import Avoid, Draws
 from .topics import TOPICS

@@ -1,3 +1,4 @@
-"""Starting untrusted code: `launch` (the bubblewrap command line, the one launch point), `init_process` (PID 1 inside
-the sandbox and the launcher outside it), `cgroups` (memory and process limits of a tree), `kernel` (the display
-run's sandboxed kernel) and `settings` (the configuration that turns the sandbox off, knowingly)."""
+"""Starting untrusted code: `launchers` (the configurable launcher every student process is started by, chosen with
+`c.Grader.launcher_class`: bubblewrap by default), `launch` (the bubblewrap command line and the limits-only one),
+`init_process` (PID 1 inside the sandbox and the launcher outside it), `cgroups` (memory and process limits of a
+tree) and `kernel` (the display run's kernel manager)."""

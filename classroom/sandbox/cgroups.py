@@ -22,6 +22,8 @@ import signal
 import subprocess
 import time
 
+import psutil
+
 ROOT = "/sys/fs/cgroup"
 PREFIX = "classroom-"
 _numbers = itertools.count()
@@ -80,7 +82,7 @@ def _sweep(parent):
         return
     for name in names:
         pid = name[len(PREFIX):].split("-")[0]
-        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+        if pid.isdigit() and not psutil.pid_exists(int(pid)):
             _remove(os.path.join(parent, name))
 
 

@@ -1,7 +1,7 @@
 """The two small steps around bubblewrap, standard library only (started as `python -I -S init_process.py ...`):
 
-* outside, the launcher: moves itself into the tree's control group (`--cgroup-procs FILE`, see classroom.sandbox.cgroups),
-  applies the resource limits when there is no sandbox, and execs the command;
+* outside, the launcher: moves itself into the tree's control group (`--cgroup-procs FILE`, see
+  classroom.sandbox.cgroups), applies the resource limits when there is no sandbox, and execs the command;
 * inside (`--in-sandbox`), PID 1 of the sandbox: applies the resource limits (address space, CPU seconds, file size,
   processes), starts the real command as its only child (as SANDBOX_UID if it is still root), ignores the
   interrupts meant for that child, reaps orphans, and exits with the child's status. With `--no-userns BWRAP`

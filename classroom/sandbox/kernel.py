@@ -1,10 +1,12 @@
 """The kernel manager of the display run (classroom.preprocessors.execute_for_display): the student's kernel is
-started through classroom.sandbox, with its limits, and inside bubblewrap unless `sandboxed` is off.
+started by the grading run's launcher (classroom.sandbox.launchers), with its limits: inside bubblewrap unless the
+configuration chose otherwise.
 
-Sandboxed, the kernel has no network, so it talks ZeroMQ over IPC: the connection file and the sockets live in
-`ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox). It is made on /dev/shm where
-that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's control group (classroom.
-cgroups: one per kernel, made when the command is built and removed with the kernel), never unbounded disk.
+Sandboxed (an `isolated` launcher), the kernel has no network, so it talks ZeroMQ over IPC: the connection file and
+the sockets live in `ipc_dir`, a fresh directory that is bound into the sandbox (see classroom.sandbox.launch). It
+is made on /dev/shm where that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's
+control group (classroom.sandbox.cgroups: one per kernel, made when the command is built and removed with the
+kernel), never unbounded disk.
 """
 import contextlib
 import os
@@ -13,20 +15,21 @@ import subprocess
 import tempfile
 
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Bool, Integer, Unicode
+from traitlets import Instance, Integer, Unicode, default
 
 from . import launch
-from .launch import MiB
+from .launchers import BubblewrapLauncher, Launcher
+from ..units import MiB
 
 SHARED_MEMORY = "/dev/shm"
 
 
 class SandboxedKernelManager(AsyncKernelManager):
-    """An AsyncKernelManager whose kernel command is wrapped by classroom.sandbox.launch.wrap."""
+    """An AsyncKernelManager whose kernel command is made by its `launcher` (the sandbox unless set otherwise)."""
 
     memory = Integer(2048 * MiB, help="Address-space limit of the kernel, in bytes.")
     cpu_seconds = Integer(300, help="CPU seconds the kernel may use in all.")
-    sandboxed = Bool(True)
+    launcher = Instance(Launcher)
     workdir = Unicode(None, allow_none=True)
     ipc_dir = Unicode(None, allow_none=True)
 
@@ -38,16 +41,16 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     _cgroup = None
 
+    @default("launcher")
+    def _bubblewrap(self):
+        return BubblewrapLauncher(parent=self)
+
     def format_kernel_cmd(self, extra_arguments=None):
         argv = super().format_kernel_cmd(extra_arguments)
         self._close_cgroup()
         self._cgroup = launch.new_cgroup(self.memory)
-        if not self.sandboxed:
-            return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, sandboxed=False,
-                                cgroup=self._cgroup)
-        launch.hand_over(self.ipc_dir, self.connection_file)  # written just before this is called
-        return launch.wrap(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
-                            ipc_dir=self.ipc_dir, env=launch.untrusted_env(self.workdir), cgroup=self._cgroup)
+        return self.launcher.command(argv, memory=self.memory, cpu_seconds=self.cpu_seconds, home=self.workdir,
+                                     ipc_dir=self.ipc_dir, env=launch.untrusted_env(self.workdir), cgroup=self._cgroup)
 
     async def _async_launch_kernel(self, kernel_cmd, **kw):
         # The student's code writes into its notebook only: what it writes to its own standard streams (os.write(2,

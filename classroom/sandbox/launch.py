@@ -1,6 +1,6 @@
 """Start untrusted code: the one place every student process (kernel or grading child) is launched through.
 
-`wrap(argv, home=...)` returns a bubblewrap (`bwrap`) command line that runs `argv` in a sandbox:
+`bubblewrap(argv, home=...)` returns a bubblewrap (`bwrap`) command line that runs `argv` in a sandbox:
   * the file system holds only the system (/usr, /etc, /lib...) and the Python environment, read-only, plus the
     files named in `readonly`; `home` (the student's working copy) is a private, size-limited tmpfs, the only
     writable place besides a private /tmp and /dev/shm (size-limited tmpfs too); the sandbox's root and /dev are
@@ -15,19 +15,21 @@
   * a session of its own (`--new-session`): no controlling terminal, so even a terminal inherited by mistake cannot
     be sent keystrokes (the TIOCSTI ioctl) into the instructor's shell; the display kernel's standard streams lead
     nowhere anyway (classroom.sandbox.kernel), the grading child's are pipes;
-  * that PID 1 (classroom/sandbox/init_process.py, standard library only) applies the resource limits (address space, CPU
-    seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is root);
-  * with `cgroup` (classroom.sandbox.cgroups), the launcher moves itself into that control group before bwrap starts, so
-    the memory of the whole tree (tmpfs files and memfd included) and its number of processes are bounded.
+  * that PID 1 (classroom/sandbox/init_process.py, standard library only) applies the resource limits (address space,
+    CPU seconds, file size, processes) and starts the real command (as SANDBOX_UID, nobody, when the grader is
+    root);
+  * with `cgroup` (classroom.sandbox.cgroups), the launcher moves itself into that control group before bwrap
+    starts, so the memory of the whole tree (tmpfs files and memfd included) and its number of processes are
+    bounded.
 How the sandbox talks to the grader: the grading child speaks over stdin/stdout pipes, which bwrap passes through;
 the display kernel speaks ZeroMQ over *IPC* (unix sockets) in a per-kernel directory bound into the sandbox
 (`ipc_dir`), because with its own network namespace the kernel's 127.0.0.1 is not the grader's. We chose that over
 sharing the network namespace (then any egress would have to be blocked some other way) and over a kernelspec
 wrapper (the kernel manager is already ours): no network at all is the simpler guarantee.
 
-`wrap(argv, sandboxed=False)` applies the same limits without bubblewrap; only an explicit flag reaches it
-(`python -m classroom.autograde ... --no-sandbox`, i.e. `--Sandbox.enabled=False`). Without bwrap, grading refuses
-with MISSING.
+`limited(argv)` applies the same limits without bubblewrap. Which of the two a grading run uses is its launcher
+(classroom.sandbox.launchers: bubblewrap unless the configuration says otherwise, knowingly). Without bwrap, the
+bubblewrap launcher refuses with MISSING.
 """
 import os
 import shutil
@@ -36,18 +38,19 @@ import sys
 
 from . import cgroups, init_process
 from .init_process import SANDBOX_UID
+from ..units import MiB
 
-MiB = 2 ** 20
 DISK, TMP = 256 * MiB, 64 * MiB  # the home tmpfs; /tmp and /dev/shm each
 PROCESSES = 64
 INIT = os.path.abspath(init_process.__file__)
 INSIDE = "/run/classroom-sandbox.py"  # where init_process.py is bound inside the sandbox
-MISSING = """Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
+INSTALL = """Install it:  Debian/Ubuntu: sudo apt-get install bubblewrap    Fedora: sudo dnf install bubblewrap
+             Arch: sudo pacman -S bubblewrap                   (macOS has none: grade on Linux, e.g. in a VM)"""
+MISSING = f"""Grading refuses to run: bubblewrap (`bwrap`) is not installed, and without it every student's code would
 run with your rights (it could read source/ with the hidden tests and rewrite gradebook.db).
-Install it:  Debian/Ubuntu: sudo apt-get install bubblewrap    Fedora: sudo dnf install bubblewrap
-             Arch: sudo pacman -S bubblewrap                   (macOS has none: grade on Linux, e.g. in a VM)
+{INSTALL}
 To grade WITHOUT a sandbox, knowingly (only on a machine or account that holds no other course data):
-  python -m classroom.autograde ASSIGNMENT --no-sandbox      (plain nbgrader: --Sandbox.enabled=False)"""
+  python -m classroom.autograde ASSIGNMENT --no-sandbox      (plain nbgrader: --Grader.launcher_class=unsandboxed)"""
 _mode = {}
 
 
@@ -150,19 +153,30 @@ def _bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp):
     return args + read_only
 
 
-def wrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=PROCESSES, *,
-         sandboxed=True, home=None, readonly=(), writable=(), ipc_dir=None, env=None, disk=DISK, tmp=TMP, cgroup=None):
-    """The command that runs `argv` with the limits applied (address space, CPU seconds, file size, processes),
-    inside bubblewrap unless `sandboxed` is False, and inside `cgroup` (a classroom.sandbox.cgroups.Cgroup) if given.
-    `home` becomes a fresh tmpfs of `disk` bytes (its current files bound in), `readonly` files and `writable`
-    files or directories are bound at the same paths, `env` is the whole environment. Raises SandboxUnavailable
-    if bubblewrap is missing."""
-    limits = ["--memory", str(int(memory)), "--cpu", str(int(cpu_seconds)), "--fsize", str(int(file_size)),
-              "--nproc", str(int(processes))]
+def _limits(memory, cpu_seconds, file_size, processes, cgroup):
+    """The launcher's options: the resource limits, and the control group to enter first."""
     enter = [arg for procs in (cgroup.procs_files if cgroup else []) for arg in ("--cgroup-procs", procs)]
-    if not sandboxed:
-        return [sys.executable, "-I", "-S", INIT, *enter, *limits, "--", *argv]
+    return enter, ["--memory", str(int(memory)), "--cpu", str(int(cpu_seconds)), "--fsize", str(int(file_size)),
+                   "--nproc", str(int(processes))]
+
+
+def limited(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=PROCESSES, *, cgroup=None):
+    """The command that runs `argv` with the limits applied (address space, CPU seconds, file size, processes) and
+    inside `cgroup` (a classroom.sandbox.cgroups.Cgroup) if given, but with the grader's rights: no sandbox."""
+    enter, limits = _limits(memory, cpu_seconds, file_size, processes, cgroup)
+    return [sys.executable, "-I", "-S", INIT, *enter, *limits, "--", *argv]
+
+
+def bubblewrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, processes=PROCESSES, *, home=None,
+               readonly=(), writable=(), ipc_dir=None, env=None, disk=DISK, tmp=TMP, cgroup=None):
+    """The command that runs `argv` inside bubblewrap, with the limits of `limited`. `home` becomes a fresh tmpfs of
+    `disk` bytes (its current files bound in), `readonly` files and `writable` files or directories are bound at the
+    same paths (the writable ones, and `ipc_dir` with what it holds, handed over to the sandbox's user), `env` is
+    the whole environment. Raises SandboxUnavailable if bubblewrap is missing."""
     require()
+    enter, limits = _limits(memory, cpu_seconds, file_size, processes, cgroup)
+    shared = [ipc_dir, *(os.path.join(ipc_dir, name) for name in os.listdir(ipc_dir))] if ipc_dir else []
+    hand_over(*writable, *shared)
     inner = ["--no-userns", bwrap_path()] if mode()["inner"] else []
     command = [*_bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp),
                sys.executable, "-I", "-S", INSIDE, *limits, *inner, "--in-sandbox", "--", *argv]

@@ -1,4 +1,5 @@
-"""One grading child process: started through classroom.sandbox, spoken to in classroom.trusted.protocol, watched from outside.
+"""One grading child process: started by the grading run's launcher (classroom.sandbox.launchers), spoken to in
+classroom.trusted.protocol, watched from outside.
 
 `Child.request` sends one frame and waits at most `timeout` seconds for the reply, reading at most `max_reply`
 bytes; a child that hangs raises TimeoutError, one that dies or overflows raises StudentError (with its kind).
@@ -7,9 +8,9 @@ What the grader decides on is read by the grader itself, never reported by the c
   * the arguments of a call live in two files the grader writes (`Inputs`): the child maps the writeable ones
     shared and the read-only ones read-only (bound read-only into the sandbox, owned by the grader), and after the
     call the grader reads the writeable file back itself;
-  * memory is read from the tree's control group (classroom.sandbox.cgroups: its usage and the peak the grader resets and
-    reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes in
-    /proc, polled during the call (`request(..., watch=...)`).
+  * memory is read from the tree's control group (classroom.sandbox.cgroups: its usage and the peak the grader resets
+    and reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes
+    (psutil, `Tree`), polled during the call (`request(..., watch=...)`).
 """
 import os
 import select
@@ -21,15 +22,16 @@ import tempfile
 import time
 
 import numpy as np
+import psutil
 
 from ..sandbox import launch
-from ..sandbox.launch import MiB
+from ..sandbox.launchers import BubblewrapLauncher
+from ..units import MiB
 from . import failures, protocol, server
 from .errors import StudentError
 
-RUNNER = os.path.abspath(server.__file__)
-PROTOCOL = server.PROTOCOL_FILE
 POLL = 0.002  # seconds between two readings of memory while a measured call runs
+RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
 
 
 class Inputs:
@@ -42,7 +44,6 @@ class Inputs:
         for path in (self.rw, self.ro):
             open(path, "wb").close()
         os.chmod(self.ro, 0o644)
-        launch.hand_over(self.rw)
 
     def put(self, arrays):
         """Write `arrays` into the files; returns the specs the child maps them by (and the grader reads back)."""
@@ -82,9 +83,9 @@ class Inputs:
 
 
 class Child:
-    """One running grading child (server.py in the sandbox, unless `sandboxed` is off)."""
+    """One running grading child (server.py, started by `launcher`: the sandbox unless one is given)."""
 
-    def __init__(self, memory, max_reply, sandboxed=True, cpu_seconds=120, processes=launch.PROCESSES):
+    def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES):
         self.home = tempfile.mkdtemp(prefix="grading-child-")
         self.inputs = Inputs()
         self.max_reply = max_reply
@@ -92,20 +93,20 @@ class Child:
         self.limit = launch.tree_memory(memory)
         self.cgroup = launch.new_cgroup(memory, processes)
         try:
-            self._start(memory, sandboxed, cpu_seconds, processes)
+            self._start(memory, launcher or BubblewrapLauncher(), cpu_seconds, processes)
         except BaseException:
             self.kill()
             raise
         self.received = 0
 
-    def _start(self, memory, sandboxed, cpu_seconds, processes):
+    def _start(self, memory, launcher, cpu_seconds, processes):
         env = launch.untrusted_env(self.home)
-        command = launch.wrap([sys.executable, "-I", RUNNER], memory=memory, cpu_seconds=cpu_seconds,
-                               processes=processes, sandboxed=sandboxed, home=self.home,
-                               readonly=[RUNNER, PROTOCOL, self.inputs.ro], writable=[self.inputs.rw], env=env,
-                               cgroup=self.cgroup)
+        command = launcher.command([sys.executable, "-I", server.RUNNER], memory=memory, cpu_seconds=cpu_seconds,
+                                   processes=processes, home=self.home, readonly=[*server.FILES, self.inputs.ro],
+                                   writable=[self.inputs.rw], env=env, cgroup=self.cgroup)
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, cwd=self.home, env=env, start_new_session=True)
+        self.tree = Tree(self.proc.pid)
 
     def alive(self):
         return self.proc.poll() is None
@@ -166,10 +167,10 @@ class Child:
     # -- memory, read by the grader ----------------------------------------------------------------------------
     def usage(self):
         """Bytes the child's whole process tree holds now: its control group's usage, or the sum of its processes'
-        resident memory (shared files and memory included) read from /proc."""
+        resident memory (shared files and memory included)."""
         if self.cgroup is not None:
             return self.cgroup.usage()
-        return sum(_rss(pid) for pid in _tree(self.proc.pid))
+        return self.tree.rss()
 
     def start_peak(self):
         """Begin a measurement: returns a Peak that `watch` updates and `extra()` reads."""
@@ -215,27 +216,26 @@ class Peak:
         return max(self.high - self.low, 0)
 
 
-def _tree(pid):
-    """`pid` and all its descendants (host pids, from /proc)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        try:
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children") as children:
-                    todo += [int(c) for c in children.read().split()]
-        except OSError:
-            continue
-    return found
+class Tree:
+    """The resident memory of a process and all its descendants (psutil). psutil finds descendants by reading every
+    process of the machine, far slower than one reading of memory, so the tree is found again at most every RESCAN
+    seconds; the memory of its processes is read every time (those that exited count nothing)."""
 
+    def __init__(self, pid):
+        self.pid, self.found, self.when = pid, [], -RESCAN
 
-def _rss(pid):
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    def rss(self):
+        if time.monotonic() - self.when >= RESCAN:
+            try:
+                top = psutil.Process(self.pid)
+                self.found = [top, *top.children(recursive=True)]
+            except psutil.Error:
+                self.found = []
+            self.when = time.monotonic()
+        total = 0
+        for process in self.found:
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass
+        return total

@@ -1,4 +1,5 @@
-"""The wire protocol between the grader (classroom.trusted.child) and the grading child (classroom.trusted.server), in one place.
+"""The wire protocol between the grader (classroom.trusted.child) and the grading child (classroom.trusted.server),
+in one place.
 
 A frame is a JSON header, then blobs (NumPy arrays as .npy bytes, never pickles), each length-prefixed. What the
 child sends back for a value is a header naming its KIND (the constants below) plus, for numbers, one blob;

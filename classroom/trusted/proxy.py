@@ -1,16 +1,17 @@
 """The trusted side of grading: a student's solution, run in a separate child process, seen through proxies.
 
-`StudentCode(cells)` starts (lazily) a child that runs only those cells (classroom.trusted.child, classroom.trusted.server), after
+`StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
+classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
 turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
 function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
 seconds, and returns plain data rebuilt here (classroom.trusted.protocol: an ndarray, a list, a scalar, None, or a
 `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
 NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
 
-Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is
-killed after `call_timeout`; a child that dies is reported and restarted for the next call, until `max_strikes`
-hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it, for one
-submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
+Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
+hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
+`max_strikes` hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it,
+for one submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
 """
 import time
 
@@ -20,8 +21,9 @@ from . import failures, protocol
 from .child import Child
 from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
-from ..sandbox.launch import MiB
-from .unanswered import defined_names, not_answered
+from .unanswered import not_answered
+from ..checks.loops import bound_names
+from ..units import MiB
 
 
 class ForeignObject:
@@ -62,7 +64,7 @@ class StudentCode:
     would have defined."""
 
     def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
-                 max_reply=64 * MiB, cpu_seconds=120, sandboxed=True, total_seconds=None):
+                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
         self.cells, self.notes = [], []
@@ -74,7 +76,7 @@ class StudentCode:
         self.call_timeout = call_timeout
         self.define_timeout = define_timeout
         self.max_strikes = max_strikes
-        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "sandboxed": sandboxed}
+        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher}
         self.total_seconds = total_seconds
         self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
         self.strikes = 0
@@ -198,7 +200,7 @@ class StudentCode:
                              "own: keep imports and helpers inside it)")
         errors = [(e.get("cell"), str(e.get("error")), str(e.get("message") or "")) for e in self.cell_errors
                   if isinstance(e, dict)]  # from the child: plain data, but whatever the student's code made of it
-        binding = [e for e in errors if e[0] in range(1, len(self.cells) + 1) and name in defined_names(
+        binding = [e for e in errors if e[0] in range(1, len(self.cells) + 1) and name in bound_names(
             self.cells[e[0] - 1])]
         _, error, message = (binding or [e for e in errors if e[1] == "NotImplementedError"] or [(0, "", "")])[0]
         if error == "NotImplementedError":
@@ -239,12 +241,19 @@ class FunctionProxy:
 
     If the student's function wrote into an argument, the change is copied back into the caller's array (as it
     would have happened in the student's own kernel); read-only arguments are mapped read-only in the child.
+    What classroom.checks.measures asks of a function measured elsewhere, it offers: `source` (the code that
+    defines it), `line_count(*args)` and `peak_extra_bytes(*args)`.
     """
 
     def __init__(self, code, name):
         self.code = code
         self.name = name
         self.__name__ = name
+
+    @property
+    def source(self):
+        """The student's code that defines this function, as the child runs it (for the static reading)."""
+        return self.code.source
 
     def __call__(self, *args, **kwargs):
         if kwargs:

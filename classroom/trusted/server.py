@@ -3,31 +3,43 @@
 Everything in this process is untrusted once the student's code has run: the grader (classroom.trusted.proxy) believes
 nothing it says beyond plain data (classroom.trusted.protocol: JSON headers and .npy arrays loaded without pickle), and
 reads the inputs after a call and the memory itself (classroom.trusted.child). This file is started by path
-(`python -I server.py`, see classroom.trusted.child), so it needs the standard library and NumPy only, and loads
-protocol.py from beside itself.
+(`python -I server.py`, see classroom.trusted.child), so it needs the standard library and NumPy only, and loads by
+path protocol.py from beside itself and the line counter from classroom/checks/line_count.py (the sandbox binds
+exactly `FILES`).
 
-The cells arrive already transformed as IPython would (classroom.cells_ipython): `get_ipython()` here is a stand-in
-on which magics and shell lines do nothing. The student's cells run as the module `__main__` (the server's own
-module is not reachable through sys.modules), and an audit hook (which nothing can remove) refuses what would
-switch off or reach into the line count: sys.settrace and sys.setprofile from the student's code, gc's object
-walks, other threads' frames, traceback and generator frames, ctypes, and /proc/*/mem or clear_refs.
+The cells arrive already transformed as IPython would (classroom.trusted.ipython_cells): `get_ipython()` here is a
+stand-in on which magics and shell lines do nothing. The student's cells run as the module `__main__` (the server's
+own module is not reachable through sys.modules), and an audit hook (which nothing can remove) refuses what would
+switch off or reach into the line count: sys.settrace and sys.setprofile from the student's code, gc's object walks,
+other threads' frames, traceback and generator frames, ctypes, and /proc/*/mem or clear_refs.
 """
 import mmap
 import os
 import sys
 import types
 
-try:
-    from . import protocol
-except ImportError:  # started by path: no package, and -I keeps this folder off sys.path
+RUNNER = os.path.abspath(__file__)
+PROTOCOL_FILE = os.path.join(os.path.dirname(RUNNER), "protocol.py")
+LINE_COUNT_FILE = os.path.join(os.path.dirname(os.path.dirname(RUNNER)), "checks", "line_count.py")
+FILES = (RUNNER, PROTOCOL_FILE, LINE_COUNT_FILE)  # what the sandbox binds for this process
+
+
+def _load(name, path):
+    """The module in the file `path`, loaded by path (and not registered in sys.modules)."""
     import importlib.util
 
-    _spec = importlib.util.spec_from_file_location(
-        "classroom_protocol", os.path.join(os.path.dirname(os.path.abspath(__file__)), "protocol.py"))
-    protocol = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(protocol)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-PROTOCOL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "protocol.py")
+
+try:
+    from . import protocol
+    from ..checks import line_count
+except ImportError:  # started by path: no package, and -I keeps these folders off sys.path
+    protocol = _load("classroom_protocol", PROTOCOL_FILE)
+    line_count = _load("classroom_line_count", LINE_COUNT_FILE)
 
 # get_ipython() in the grading child: defined from source in a namespace of its own, so that nothing reachable from
 # it leads back to this module.
@@ -47,41 +59,6 @@ def get_ipython():
 REFUSED = {"sys.settrace", "sys.setprofile", "sys._current_frames", "gc.get_objects", "gc.get_referrers",
            "gc.get_referents"}
 FRAMES = {"tb_frame", "gi_frame", "cr_frame", "ag_frame"}
-UNTRACED = set()  # the audit hook's code: what it runs is the grader's, not lines of the student's call
-
-
-def count_lines(function, *args, allow=None):
-    """Call `function(*args)` counting the Python lines it runs: (its value, the count, whether the tracer was
-    still in place at the end). Used here on a `trace` call, and by classroom.checks.measures on an ordinary function (in
-    the student's own kernel); `allow` is the audit hook's switch for the server's own sys.settrace."""
-    counts = [0]
-
-    def local(frame, event, arg):
-        if event == "line":
-            counts[0] += 1
-        return local
-
-    def start(frame, event, arg):
-        return None if frame.f_code in UNTRACED else local
-
-    previous = sys.gettrace()
-    _switch(allow, sys.settrace, start)
-    try:
-        value = function(*args)
-    finally:
-        kept = sys.gettrace() is start
-        _switch(allow, sys.settrace, previous)
-    return value, counts[0], kept
-
-
-def _switch(allow, setter, value):
-    if allow is not None:
-        allow[0] = True
-    try:
-        setter(value)
-    finally:
-        if allow is not None:
-            allow[0] = False
 
 
 def guard():
@@ -97,7 +74,7 @@ def guard():
                 args[0].endswith(("/mem", "/clear_refs"))):
             raise RuntimeError("that file is not reachable in the process that grades your code")
 
-    UNTRACED.add(hook.__code__)
+    line_count.UNTRACED.add(hook.__code__)  # what the hook runs is the grader's, not lines of the student's call
     sys.addaudithook(hook)
     return allow
 
@@ -161,7 +138,7 @@ def _call(namespace, request, allow):
     args = [_argument(spec) for spec in request["inputs"]]
     function = namespace[request["name"]]
     if request.get("trace"):
-        value, lines, kept = count_lines(function, *args, allow=allow)
+        value, lines, kept = line_count.count_lines(function, *args, allow=allow)
     else:
         value, lines, kept = function(*args), 0, True
     fields, out = protocol.encode(value)

@@ -20,7 +20,8 @@ MAX_PRINTED = 2000
 
 @dataclass(frozen=True)
 class Verdict:
-    """One grade cell's result: `kind` is None when it passed, else a kind of classroom.trusted.failures with `message`."""
+    """One grade cell's result: `kind` is None when it passed, else a kind of classroom.trusted.failures with
+    `message`."""
 
     kind: str = None
     message: str = ""
