@@ -15,7 +15,7 @@ NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 # What JupyterLab opens first (and where its address without a path leads): lesson 01.
 LAB_FIRST := /lab/tree/notebooks/01-why-divide-by-the-root-of-d_k.ipynb
 
-.PHONY: lab lab-setup test test-fast notebooks bench explore clean-venv
+.PHONY: lab lab-setup test test-fast notebooks bench explore explore-page clean-venv
 
 # JupyterLab serves the repository, which is the nbgrader course directory, so that the formgrader's links to
 # source/ and release/ open; it opens on the lessons.
@@ -48,6 +48,12 @@ EXPLORE_ARGS ?=
 explore: $(READY)
 	@echo "The divisor explorer: http://localhost:$(EXPLORE_PORT)/voila/render/04-explore-the-divisor.ipynb"
 	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(EXPLORE_ARGS)
+
+# The explorer as one self-contained page that needs no kernel, server or network: build/divisor-explorer.html, with
+# the rows of seeds 0 to EXPLORE_SEEDS-1 embedded (the new-row button goes through them). Open it from disk.
+EXPLORE_SEEDS ?= 20
+explore-page: $(READY)
+	$(BIN)/python -m attention_lesson.explorer.page --seeds $(EXPLORE_SEEDS)
 
 # The built lab/ files are prerequisites too, so an existing .venv gets them linked once (later rebuilds show
 # through the links).
