@@ -55,7 +55,10 @@ def _hub():
     if not works:
         return Missing("the shared environment is made by /usr/bin/python3 -m venv, which this machine lacks",
                        "apt-get install -y python3-venv")
-    return None
+    from coursekit.hub import deploy_module
+
+    node = deploy_module("hub_class").check_node()  # the proxy's Node.js, as `make hub` checks it
+    return Missing(node, "install the Node.js it names (INSTRUCTORS.md, step 1)") if node else None
 
 
 def _postgres():
