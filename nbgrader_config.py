@@ -1,24 +1,17 @@
 """nbgrader configuration: the repository itself is the course directory (run nbgrader from here).
 
-The autograde and feedback pipelines are nbgrader's own with four pieces from `classroom.preprocessors` (see
-docs/grading.md):
-  RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
-  ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
-  TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
-                       student's solution run in a separate child process;
-  SanitizeFeedback     show students which hidden checks failed and why, never the checks' code nor grade ids;
-  InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
-                       image from a student reaches autograded/, feedback/ or the formgrader's pages.
+The grading system's plugins (the preprocessors of classroom.preprocessors, safe collect, zip_collect and export, the
+feedback page) are chosen in one file with no course setting, classroom/plugins/nbgrader_config.py, loaded first
+below; another course uses the same grading system by loading that file the same way. Everything after it is this
+course's (how grading works: docs/grading.md; where our plugins differ from nbgrader's:
+docs/differences-from-nbgrader.md).
 """
+from classroom.plugins import SELECTION_FOLDER
+
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
+load_subconfig("nbgrader_config.py", path=SELECTION_FOLDER)  # noqa: F821 (as get_config)
 
 c.CourseDirectory.course_id = "sqrt-dk"
-# Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
-# right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/deadlines/dates.py
-# puts that reading in place of nbgrader 0.9.5's, which takes -0500 for -500 seconds).
-from classroom.deadlines import dates as due_dates  # noqa: E402
-
-due_dates.install()
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
@@ -26,86 +19,21 @@ c.CourseDirectory.release_directory = "release"
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
                             ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
 # and collect's record of a hand-in (classroom.intake.RECORD)
-
-PREPROCESSORS = "classroom.preprocessors"
-c.Autograde.sanitize_preprocessors = [
-    "nbgrader.preprocessors.ClearOutput",
-    "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    f"{PREPROCESSORS}.repair_grade_cells.RepairGradeCells",
-    "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put missing grade cells back
-# Every student process (the display run's kernel, the grading child) is started by one launcher
-# (classroom/sandbox/launchers.py): "bubblewrap", the sandbox, unless you choose, knowingly, on a machine that holds
-# nothing else, to grade with your own rights (what `python -m classroom.autograde --no-sandbox` passes):
+# How student processes start (classroom/sandbox/launchers.py): the sandbox, "bubblewrap", unless you choose,
+# knowingly, on a machine that holds nothing else, to grade with your own rights (what `python -m classroom.autograde
+# --no-sandbox` passes):
 # c.Grader.launcher_class = "unsandboxed"
 
-c.Autograde.autograde_preprocessors = [
-    f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",
-    "nbgrader.preprocessors.IgnorePattern",
-    "nbconvert.preprocessors.ClearMetadataPreprocessor",
-    "nbgrader.preprocessors.LimitOutput",
-    f"{PREPROCESSORS}.trusted_grades.TrustedGrades",
-    f"{PREPROCESSORS}.inert_content.InertContent",
-    "nbgrader.preprocessors.SaveAutoGrades",
-    "nbgrader.preprocessors.AssignLatePenalties",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-
-c.GenerateFeedback.preprocessors = [
-    f"{PREPROCESSORS}.sanitize_feedback.SanitizeFeedback",
-    "nbgrader.preprocessors.GetGrades",
-    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
-]
-# The feedback page is our template, classroom/feedback/templates/feedback, extending nbgrader's (classroom/feedback/page.py):
-# each check named by its description, no grade id, no MathJax nor any other outside file, text that wraps. Set on
-# FeedbackPage, not HTMLExporter, so the formgrader's own pages keep nbgrader's templates and its Generate Feedback
-# button makes this page too.
-from classroom.feedback import page as feedback_page  # noqa: E402
-
-c.GenerateFeedback.exporter_class = "classroom.feedback.page.FeedbackPage"
-c.FeedbackPage.template_name = feedback_page.TEMPLATE
-c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
-
-# Collect reads each hand-in as untrusted (inbound/ is writable by every student): who handed in is the account that
-# owns the folder, when is the server's clock, only regular files are copied (the assignment's notebooks first), and
-# what cannot be taken is refused or dropped with its reason, while the rest is collected (classroom/plugins/
-# exchange_collect.py, classroom/intake.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
-c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
-c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
-# Release Feedback releases only the pages of the current grades (a page made before a re-grade or a score changed by
-# hand is named and held back), and a hand-in without timestamp.txt stops nobody (classroom/plugins/release_feedback.py).
-c.ExchangeFactory.release_feedback = "classroom.plugins.release_feedback.SafeReleaseFeedback"
-# `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
-# made inert, same columns as nbgrader's (classroom/plugins/csv_export.py).
-c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"
-# Every HTML page made from a notebook with this configuration (feedback, the formgrader's manual grading view) is
-# made from an inert copy, even of a notebook autograded before InertContent was in the pipeline; any HTML left in
-# Markdown passes classroom's whitelist (nbconvert's own clean_html shows headings and tables as tags).
-c.HTMLExporter.preprocessors = [f"{PREPROCESSORS}.inert_content.InertContent"]
-c.HTMLExporter.sanitize_html = True
-# Maths in Markdown is written as MathML when the page is made (latex2mathml; browsers render it with no script), and
-# the whitelist lets exactly that MathML through.
-c.HTMLExporter.filters = {"clean_html": "classroom.feedback.clean_html.clean_html",
-                          "markdown2html": "classroom.feedback.markdown_math.markdown2html"}
-
-# The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/): `nbgrader zip_collect`, and `make collect-zip`,
-# unpack an LMS's download of submissions with SafeExtractor (notebooks only, every member's name, kind, size and
-# compression ratio checked before a capped read: never nbgrader's unpack_archive) and place each notebook as
-# LmsCollector decides (Canvas's and Moodle's naming, the LMS's ids mapped to nbgrader ids by the roster, the
-# notebook recognised by its graded cells, the latest re-submission), reporting every file not placed and why.
-c.ZipCollectApp.extractor_plugin = "classroom.lms.extractor.SafeExtractor"
-c.ZipCollectApp.collector_plugin = "classroom.lms.collector.LmsCollector"
-# The LMS's own list of students: Canvas's gradebook export or Moodle's grading worksheet (classroom/lms/roster.py),
-# and the column of it that holds each student's nbgrader id.
+# The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/): the LMS's own list of students, Canvas's gradebook
+# export or Moodle's grading worksheet (classroom/lms/roster.py), and the column of it that holds each student's
+# nbgrader id.
 c.LmsRoster.path = "lms/roster.csv"
 c.LmsRoster.canvas_student_column = "SIS Login ID"
 c.LmsRoster.moodle_student_column = "Email address"  # the part before @
-# Another LMS: a pattern for the member names of its download, with (?P<lms_id>...) (an id of the roster's) or
-# (?P<student_id>...) (the nbgrader id itself), and (?P<file_id>...); (?P<timestamp>...) if the name carries the time.
-# E.g. Blackboard's "<assignment>_<username>_attempt_<date>_<file>":
+# Another LMS: a pattern for the member names of its download, matched at the start of each file's path under
+# extracted/ as nbgrader matches it, with (?P<student_id>...) (the nbgrader id itself) or (?P<lms_id>...) (an id of the
+# roster's), and (?P<file_id>...); (?P<timestamp>...) if the name carries the time (without it no time is recorded,
+# as with nbgrader). E.g. Blackboard's "<assignment>_<username>_attempt_<date>_<file>":
 # c.LmsCollector.named_regexp = r".*?_(?P<student_id>[A-Za-z0-9.-]+)_attempt_(?P<timestamp>[0-9-]+)_(?P<file_id>.+)"
 # The dates of the zip's members carry no time zone; the LMS's server's zone (Moodle dates them at upload):
 c.SafeExtractor.zip_timezone = "UTC"

@@ -19,7 +19,8 @@ collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 TESTS = Path(__file__).resolve().parent
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
-LONGEST_FIRST = ["assignment/test_assignment_corpus.py", "hub/test_hub_class.py", "grading/test_grading_faults.py",
+LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_corpus.py", "hub/test_hub_class.py",
+                 "grading/test_grading_faults.py",
                  "grading/test_grading_parallel.py", "grading/test_semester.py", "grading/test_assignment_cycle.py",
                  "grading/test_semester_outputs.py",
                  "assignment/test_assignment_validate.py", "sandbox/test_sandbox_hostile.py",

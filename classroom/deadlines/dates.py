@@ -14,8 +14,9 @@ not know ("PST", "Europe/Nowhere") is dropped without a word, so the date is tak
 Anything else is refused (ValueError, DueDateError): an unknown name ("PST": say -0800 or America/Los_Angeles), the
 POSIX form UTC-5 (which means +5), a local time that does not exist or happens twice at a daylight-saving change.
 
-`install()` puts the strict reading in place of nbgrader's, once, at that one seam: nbgrader_config.py calls it, so
-every nbgrader command and the formgrader that read the course's configuration use it. Timestamps nbgrader writes
+`install()` puts the strict reading in place of nbgrader's, once, at that one seam: the plugin selection
+(classroom/plugins/nbgrader_config.py) calls it, so every nbgrader command and the formgrader that read the course's
+configuration use it. Timestamps nbgrader writes
 itself ("2026-12-01 14:05:00.123456 UTC") read as before.
 """
 import datetime

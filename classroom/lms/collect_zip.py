@@ -58,7 +58,8 @@ def save_manifest(path, placed):
     for item in placed:
         entries.setdefault(item.student_id, {})[item.notebook] = {
             "member": item.member, "lms": item.info.lms, "lms_id": item.info.lms_id,
-            "attachment": item.info.attachment, "late": item.info.late, "timestamp": str(item.timestamp)}
+            "attachment": item.info.attachment, "late": item.info.late,
+            "timestamp": None if item.timestamp is None else str(item.timestamp)}
     with atomic.replacing(path, encoding="utf-8") as handle:
         json.dump(entries, handle, indent=1, sort_keys=True)
 
@@ -78,7 +79,9 @@ def report(app):
     lines = [f"Placed {len(placed)} notebooks:"]
     for item in placed:
         late = " (Canvas: LATE)" if item.info.late else ""
-        lines.append(f"  {item.member!r} -> {item.student_id}/{item.notebook}, submitted {item.timestamp} UTC{late}")
+        where = f" in {item.archive}" if item.archive else ""
+        when = f"submitted {item.timestamp} UTC" if item.timestamp is not None else "no submission time"
+        lines.append(f"  {item.member!r}{where} -> {item.student_id}/{item.notebook}, {when}{late}")
     lines.append(f"Not placed: {len(refused)} files." if refused else "Every file was placed.")
     lines += [f"  {refusal}" for refusal in refused]
     return lines

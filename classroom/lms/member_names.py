@@ -15,7 +15,8 @@ either as a folder holding the files as uploaded (Moodle 3.1 onwards, the defaul
 <participant id> is the number in the "Identifier" column ("Participant 12345") of Moodle's grading worksheet.
 
 Any other LMS: c.LmsCollector.named_regexp in nbgrader_config.py, nbgrader's own option, with the groups
-(?P<lms_id>...) or (?P<student_id>...) and (?P<file_id>...), optionally (?P<timestamp>...).
+(?P<lms_id>...) or (?P<student_id>...) and (?P<file_id>...), optionally (?P<timestamp>...): matched as nbgrader matches
+it, at the start of each file's path (classroom.lms.collector), its groups read by `from_pattern`.
 """
 import re
 from dataclasses import dataclass
@@ -48,15 +49,19 @@ def revision(file):
     return match["stem"] + match["ext"], int(match["revision"])
 
 
-def parse(member, pattern=None):
-    """The Member that the zip member name `member` ('/'-separated, as stored in the zip) names, or None when no
-    naming matches. `pattern` is a compiled c.LmsCollector.named_regexp, tried first."""
-    if pattern is not None and (match := pattern.fullmatch(member)):
-        groups = match.groupdict()
-        who = groups.get("lms_id") or groups.get("student_id")
-        if who and groups.get("file_id"):
-            return Member("pattern", who, groups["file_id"], timestamp=groups.get("timestamp") or "",
-                          is_student_id=not groups.get("lms_id"))
+def from_pattern(groups):
+    """The Member a match of c.LmsCollector.named_regexp gives (its groupdict), or None without a student or a
+    file."""
+    who = groups.get("lms_id") or groups.get("student_id")
+    if not who or not groups.get("file_id"):
+        return None
+    return Member("pattern", who, groups["file_id"], timestamp=groups.get("timestamp") or "",
+                  is_student_id=not groups.get("lms_id"))
+
+
+def parse(member):
+    """The Member that the zip member name `member` ('/'-separated, as stored in the zip) names by Canvas's or
+    Moodle's naming, or None."""
     if match := MOODLE.fullmatch(member):
         return Member("moodle", match["lms_id"], match["path"] or match["file"], student_name=match["name"])
     if "/" not in member and (match := CANVAS.fullmatch(member)):

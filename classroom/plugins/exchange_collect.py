@@ -20,6 +20,7 @@ and changes this:
     first); every entry left out is a warning with its reason;
   - what is left for the instructor: classroom.intake.RECORD beside each collected hand-in (who, when, what the
     student claimed, what was left out and why), read by the grader and the report;
+  - the copy is writable by the instructor alone (and the instructors' group when group-shared), whatever the umask;
   - one hand-in never stops the others: a folder that cannot be taken (another's name, an id that is not plain, not
     a folder, unreadable) is refused with an error naming it and the reason, the others are collected, and collect
     ends with a summary and a non-zero exit status (the formgrader's Collect shows it as an error).
@@ -135,6 +136,7 @@ class SafeCollect(ExchangeCollect):
             os.rename(incoming, dest)
         finally:
             shutil.rmtree(incoming, ignore_errors=True)
+        _instructor_only(dest)
         if self.coursedir.groupshared:
             _share_with_group(dest)
         return note
@@ -260,6 +262,16 @@ def _account_name(uid):
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"
+
+
+def _instructor_only(dest):
+    """The collected copy is writable by the instructor alone, whatever the umask (group sharing then adds the
+    instructors' group): nbgrader keeps the modes the hand-in had in the exchange (its own test expects 777), and a
+    folder others may write lets them replace a student's work before it is graded
+    (docs/differences-from-nbgrader.md)."""
+    for folder, _, files in os.walk(dest):
+        for path in [folder, *(os.path.join(folder, name) for name in files)]:
+            os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH))
 
 
 def _share_with_group(dest):

@@ -2,7 +2,9 @@
 those). It runs the student's own cells once, in a kernel started by the configured launcher
 (classroom.sandbox.kernel, classroom.sandbox.launchers: the sandbox by default), so the feedback shows their
 outputs; nothing there decides a grade. Time, memory and output are capped; a kernel that dies or hangs stops the
-run, not the grading. What the grader writes into a cell is an error output named by its kind
+run, not the grading. A cell may run `timeout` seconds (nbgrader's c.Execute.timeout; None: no limit of its own), and
+all cells together `total_seconds`, which holds whatever `timeout` says: with no time limit at all one submission
+could hold up the grading of the whole class. What the grader writes into a cell is an error output named by its kind
 (classroom.trusted.failures): TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for a cell after the one that stopped the
 run; a student's exception bearing one of those names is renamed. Each output is made inert and charged to its
 cell's caps as it arrives (classroom.feedback.inert_outputs, with InertContent's caps), so nothing big is held;
@@ -41,7 +43,8 @@ def _mark(cell, kind, message):
 class ExecuteForDisplay(Execute):
     """Run the student's cells for the feedback only; grade cells are left empty for TrustedGrades."""
 
-    timeout = Integer(5, help="Seconds a single cell may run before it is interrupted.").tag(config=True)
+    timeout = Integer(5, allow_none=True, help="Seconds a single cell may run before it is interrupted; None: no "
+                      "limit of its own (all cells together still stop at total_seconds).").tag(config=True)
     total_seconds = Float(20.0, help="Seconds for all the student's cells together; later cells are skipped.").tag(
         config=True)
     max_output_chars = Integer(None, allow_none=True, help="Characters of output text kept per cell as it runs; "
@@ -65,6 +68,7 @@ class ExecuteForDisplay(Execute):
         if self.max_output_chars is not None:
             self._caps.max_output_chars = self.max_output_chars
         self._deadline = time.monotonic() + self.total_seconds
+        self.timeout_func, self._limit = self._cell_limit, None
         self._token = secrets.token_hex(16)  # the student's code cannot forge nbclient's timeout reply
         self.error_on_timeout = dict(failures.error_output(failures.TIMED_OUT, ""), **{TOKEN: self._token})
         try:
@@ -100,6 +104,19 @@ class ExecuteForDisplay(Execute):
             self._stopped = f"used up the {self.total_seconds:g} s the grader gives all cells together"
         return cell, resources
 
+    def _cell_limit(self, cell):
+        """nbclient's timeout_func: the seconds this cell may run, its own limit or what is left of all cells'
+        (at least one second); remembered for the message if the cell is interrupted."""
+        left = max(self._deadline - time.monotonic(), 1.0)
+        own = self.timeout if self.timeout and self.timeout > 0 else None  # nbclient: None, 0 or -1, no limit
+        self._limit = (left, True) if own is None or left < own else (own, False)
+        return self._limit[0]
+
+    def _overran(self):
+        """The limit the interrupted cell ran into, in words that follow "interrupted after" or "ran past"."""
+        seconds, whole_run = self._limit or (self.timeout, False)
+        return f"the {self.total_seconds:g} s the grader gives all cells together" if whole_run else f"{seconds:g} s"
+
     def _run(self, cell, resources, index):
         """Run one cell; return why the run must stop (words that end "an earlier cell ...") or None."""
         self._interrupted = False
@@ -115,7 +132,7 @@ class ExecuteForDisplay(Execute):
         except Exception as exc:
             _mark(cell, failures.CRASHED, f"the grader could not go on after this cell ({type(exc).__name__}: {exc})")
             return f"failed in a way the grader could not recover from ({type(exc).__name__})"
-        return f"ran for more than {self.timeout} s" if self._interrupted else None
+        return f"ran past {self._overran()}" if self._interrupted else None
 
     def on_comm_open_jupyter_widget(self, msg):
         """nbclient's stand-in for a front end's Output widget would collect outputs past the caps: none."""
@@ -126,7 +143,7 @@ class ExecuteForDisplay(Execute):
         content = kwargs["execute_reply"].get("content", {})
         if content.get(TOKEN) == self._token:  # nbclient interrupted the cell: the reply is our error_on_timeout
             self._interrupted = True
-            _mark(kwargs["cell"], failures.TIMED_OUT, f"the grader interrupted this cell after {self.timeout} s")
+            _mark(kwargs["cell"], failures.TIMED_OUT, f"the grader interrupted this cell after {self._overran()}")
             return
         reply = dict(kwargs["execute_reply"], content=own_name(content))
         super().on_cell_executed(**dict(kwargs, execute_reply=reply))

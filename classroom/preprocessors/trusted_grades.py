@@ -1,8 +1,9 @@
-"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
-the cell's code from the gradebook against the student's solution cells in a child process
-(classroom.trusted.verdict), and writes the verdict as the cell's only outputs: what the check printed, then nothing
-if it passed or one error output whose `ename` is the failure's kind. A grade cell without a verdict gets
-NOT_GRADED. Runs before SaveAutoGrades."""
+"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running the
+cell's code from the gradebook against the student's solution cells in a child process (classroom.trusted.verdict)
+that starts, as the display run's kernel does, beside a copy of the assignment's data files (the files next to the
+notebook), and writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or
+one error output whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before
+SaveAutoGrades."""
 import time
 
 from nbformat import from_dict
@@ -45,7 +46,7 @@ class TrustedGrades(NbGraderPreprocessor):
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
                           cpu_seconds=self.child_cpu_seconds, launcher=self.launcher,
-                          total_seconds=self.total_seconds)
+                          total_seconds=self.total_seconds, data_folder=resources.get("metadata", {}).get("path"))
         self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
                       time.monotonic() - started)
         for cell in nb.cells:

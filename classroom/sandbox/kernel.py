@@ -119,11 +119,7 @@ def kernel_folders(assignment_path=None):
     shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
     ipc_dir = scratch.folder("student-ipc", SHARED_MEMORY if shm else None)
     try:
-        if assignment_path and os.path.isdir(assignment_path):
-            for name in os.listdir(assignment_path):
-                full = os.path.join(assignment_path, name)
-                if os.path.isfile(full) and not name.endswith(".ipynb"):
-                    shutil.copy(full, workdir)
+        launch.copy_data_files(assignment_path, workdir)
         yield workdir, ipc_dir
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

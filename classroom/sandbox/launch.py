@@ -183,6 +183,16 @@ def bubblewrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, pro
     return [sys.executable, "-I", "-S", INIT, *enter, "--", *command] if enter else command
 
 
+def copy_data_files(folder, home):
+    """Copy the files directly in `folder` that are not notebooks (the assignment's data: the notebooks hold the
+    tests) into `home`, the working copy a student process starts in (bound into the sandbox, see `bubblewrap`)."""
+    if folder and os.path.isdir(folder):
+        for name in os.listdir(folder):
+            full = os.path.join(folder, name)
+            if os.path.isfile(full) and not os.path.islink(full) and not name.endswith(".ipynb"):
+                shutil.copy(full, home)
+
+
 def tree_memory(memory):
     """What a sandboxed tree may hold in all, in its control group: `memory` plus its tmpfs files."""
     return int(memory) + DISK + 2 * TMP

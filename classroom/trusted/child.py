@@ -34,7 +34,11 @@ RESCAN = 0.02  # seconds between two searches for the processes of a tree withou
 
 
 class Inputs:
-    """The two files that carry a call's arrays: `rw` (writeable by the child) and `ro` (only readable there)."""
+    """The two files that carry a call's arrays: `rw` (writeable by the child) and `ro` (only readable there).
+
+    An argument that is an array is mapped from them; any other argument travels as plain data in the request
+    (classroom.trusted.protocol), any arrays inside it in the files too. Only the arrays passed as arguments of their
+    own are read back after the call: a list, a dict or a string reaches the student's function as a copy."""
 
     def __init__(self):
         self.folder = scratch.folder("grading-inputs")
@@ -44,18 +48,33 @@ class Inputs:
             open(path, "wb").close()
         os.chmod(self.ro, 0o644)
 
-    def put(self, arrays):
-        """Write `arrays` into the files; returns the specs the child maps them by (and the grader reads back)."""
-        specs, sizes, parts = [], {self.rw: 0, self.ro: 0}, {self.rw: [], self.ro: []}
-        for array in arrays:
-            if array.dtype.kind not in "biufc":
-                raise TypeError(f"the grader passes arrays of numbers only, not {array.dtype}")
+    def put(self, args):
+        """Write the arrays of `args` into the files; returns the specs the child rebuilds the arguments from (and
+        the grader reads the arrays back by)."""
+        sizes, parts = {self.rw: 0, self.ro: 0}, {self.rw: [], self.ro: []}
+
+        def place(array):
+            if array.dtype.kind not in protocol.ARRAY_KINDS:
+                raise TypeError(f"the grader passes arrays of numbers, strings or dates, not {array.dtype}")
             path = self.rw if array.flags.writeable else self.ro
             offset = -(-sizes[path] // 64) * 64
             parts[path].append((offset, np.ascontiguousarray(array).tobytes()))
             sizes[path] = offset + array.nbytes
-            specs.append({"file": path, "offset": offset, "dtype": array.dtype.str, "shape": list(array.shape),
-                          "writeable": path == self.rw})
+            return {"file": path, "offset": offset, "dtype": array.dtype.str, "shape": list(array.shape),
+                    "writeable": path == self.rw}
+
+        specs = []
+        for arg in args:
+            if isinstance(arg, np.ndarray):
+                specs.append(place(arg))
+                continue
+            nested = []
+            try:
+                value = protocol.tree(arg, lambda array: nested.append(place(array)) or len(nested) - 1)
+            except protocol.TooBig as error:
+                raise TypeError(f"the grader passes plain data to the student's function (numbers, strings, "
+                                f"arrays, and lists, tuples, sets and dicts of them), not {error}") from None
+            specs.append({"value": value, "arrays": nested})
         for path, pieces in parts.items():
             with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound
                 file.truncate(0)
@@ -67,7 +86,9 @@ class Inputs:
 
     @staticmethod
     def read(spec):
-        """One argument as it is in its file now (read by the grader after the call)."""
+        """One argument as it is in its file now (read by the grader after the call); None for plain data."""
+        if "value" in spec:
+            return None
         dtype = np.dtype(spec["dtype"])
         count = int(np.prod(spec["shape"], dtype=np.int64))
         with open(spec["file"], "rb") as file:
@@ -82,9 +103,11 @@ class Inputs:
 
 
 class Child:
-    """One running grading child (server.py, started by `launcher`: the sandbox unless one is given)."""
+    """One running grading child (server.py, started by `launcher`: the sandbox unless one is given), in a working
+    folder of its own that holds a copy of the files directly in `data_folder` (the assignment's data files)."""
 
-    def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES):
+    def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES,
+                 data_folder=None):
         self.home = scratch.folder("grading-child")
         self.inputs = Inputs()
         self.max_reply = max_reply
@@ -92,6 +115,7 @@ class Child:
         self.limit = launch.tree_memory(memory)
         self.cgroup = launch.new_cgroup(memory, processes)
         try:
+            launch.copy_data_files(data_folder, self.home)  # the assignment's data files, as the display run gets
             self._start(memory, launcher or BubblewrapLauncher(), cpu_seconds, processes)
         except BaseException:
             self.kill()

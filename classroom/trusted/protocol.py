@@ -1,9 +1,16 @@
 """The wire protocol between the grader (classroom.trusted.child) and the grading child (classroom.trusted.server),
 in one place.
 
-A frame is a JSON header, then blobs (NumPy arrays as .npy bytes, never pickles), each length-prefixed. What the
-child sends back for a value is a header naming its KIND (the constants below) plus, for numbers, one blob;
-`encode` (in the child) and `decode` (in the grader) are the two halves of one table.
+A frame is a JSON header, then blobs (NumPy arrays as .npy bytes, never pickles), each length-prefixed. A value (what
+the student's function returns, a name the student's cells bind, an argument that is not an array) travels as plain
+data: `encode` (in the child, or the grader for arguments) and `decode` (on the other side) are the two halves of one
+table. An array is a blob; anything else is a tree of JSON: None, booleans, whole numbers of any size, floats (NaN
+and infinities too), strings, and containers tagged by their type, {"list": [...]}, {"tuple": [...]}, {"set": [...]},
+{"frozenset": [...]}, {"dict": [[key, value], ...]}, {"complex": [re, im]}, {"numpy": [dtype, value]} (a NumPy
+number) and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or
+booleans), as a T x T matrix a student's function may return, travels as an array too, {"numbers": n}, rebuilt as the
+same lists. A subclass travels as its plain type (a Counter as a dict, a named tuple as a tuple). Anything else, or a
+value past the caps below, is OTHER: the grader stands a ForeignObject in for it.
 
 The child is started by path (`python -I server.py`, inside the sandbox), so this module needs the standard library
 and NumPy only, and is loaded from beside server.py there (classroom.sandbox binds it read-only).
@@ -12,9 +19,12 @@ Requests:
   {"op": DEFINE, "cells": [str], "each_on_its_own": bool}   run the cells in one namespace; each_on_its_own: one
                                                              that raises does not stop the next (reply lists errors)
   {"op": LOOKUP, "name": str}                                what is `name`: MISSING, FUNCTION, or a value
-  {"op": CALL, "name": str, "writeable": [bool], "trace": bool}, blobs = the arguments
-Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "message": str}.
+  {"op": CALL, "name": str, "inputs": [spec], "trace": bool}  a spec is an array in a file the grader wrote
+                                                             (classroom.trusted.child.Inputs) or {"value": tree}
+Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "base": the nearest built-in exception class of it,
+"message": str}.
 """
+import builtins
 import io
 import json
 import struct
@@ -27,17 +37,20 @@ DEFINE, LOOKUP, CALL = "define", "lookup", "call"
 MISSING = "missing"            # LOOKUP: no such name
 FUNCTION = "function"          # LOOKUP: a callable (call it with CALL)
 NDARRAY = "ndarray"            # one blob: the array
-NONE = "none"
-STR = "str"                    # header "value": the string
-LIST, TUPLE = "list", "tuple"  # one blob: a list or tuple of numbers, as an array
-PYTHON_SCALAR = "python-scalar"
-NUMPY_SCALAR = "numpy-scalar"
-JSON_SET, JSON_LIST, JSON_TUPLE = "json-set", "json-list", "json-tuple"  # header "value": short plain items
+PLAIN = "plain"                # header "value": the tree (arrays inside it are blobs)
 OTHER = "other"                # header "type": the type's name; the grader stands a ForeignObject in for it
 
-JSON_CONTAINERS = {JSON_SET: set, JSON_LIST: list, JSON_TUPLE: tuple}
-MAX_STR = 10000
-MAX_ITEMS = 100
+# Caps on one value: containers nested, items in all, characters of all its strings together; numbers in one list of
+# numbers sent as an array (what the reply's own cap, TrustedGrades.max_reply, allows of float64).
+MAX_DEPTH = 32
+MAX_ITEMS = 100_000
+MAX_CHARS = 1_000_000
+MAX_NUMBERS = 8 * 2 ** 20
+PACKED = {float: np.float64, int: np.int64, bool: np.bool_}
+
+TAGS = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
+NUMBER_KINDS = "biufc"  # NumPy's kinds of numbers (booleans, integers, floats, complex)
+ARRAY_KINDS = NUMBER_KINDS + "USMm"  # arrays of those, of strings, of dates and times: .npy holds them without pickle
 
 LENGTH = struct.Struct("<Q")
 
@@ -60,8 +73,16 @@ def recv_frame(read_exact):
     return header, blobs
 
 
+def builtin_base(exc_type):
+    """The name of the nearest built-in exception class among `exc_type`'s bases (itself if it is one)."""
+    for klass in getattr(exc_type, "__mro__", ()):
+        if getattr(builtins, getattr(klass, "__name__", ""), None) is klass:
+            return klass.__name__
+    return "Exception"
+
+
 def error_reply(exc):
-    return {"ok": False, "error": type(exc).__name__, "message": str(exc)[:500]}
+    return {"ok": False, "error": type(exc).__name__, "base": builtin_base(type(exc)), "message": str(exc)[:500]}
 
 
 # ---- arrays -------------------------------------------------------------------------------------------------------
@@ -77,62 +98,157 @@ def load(blob):
 
 
 # ---- values -------------------------------------------------------------------------------------------------------
-def _plain_items(value):
-    """True for a small collection of short strings, whole numbers, floats and booleans (sent as JSON)."""
-    return len(value) <= MAX_ITEMS and all(type(item) in (str, int, float, bool) and len(repr(item)) <= 100
-                                           for item in value)
+class TooBig(Exception):
+    """A value past the caps, or of a type plain data does not carry; str() says which."""
 
 
-def _other(type_name):
-    return {"kind": OTHER, "type": type_name}, []
+class Malformed(Exception):
+    """A tree that `tree` cannot have written."""
+
+
+class _Tree:
+    """Turns one value into the JSON tree, counting items and characters against the caps; each array is handed to
+    `on_array(array) -> n`, which says where it travels."""
+
+    def __init__(self, on_array):
+        self.items = self.chars = 0
+        self.on_array = on_array
+
+    def node(self, value, depth=0):
+        self.items += 1
+        if self.items > MAX_ITEMS or depth > MAX_DEPTH:
+            raise TooBig(f"{type(value).__name__} too large to send back")
+        if value is None or type(value) in (bool, int, float):
+            return value
+        if type(value) is list and (numbers := packed(value)) is not None:
+            return {"numbers": self.on_array(numbers)}
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind not in ARRAY_KINDS:
+                raise TooBig("ndarray of Python objects" if value.dtype.hasobject else f"ndarray of {value.dtype}")
+            return {"ndarray": self.on_array(value)}
+        if isinstance(value, np.generic) and value.dtype.kind in NUMBER_KINDS:
+            item = value.item()
+            return {"numpy": [value.dtype.str, [item.real, item.imag] if isinstance(item, complex) else item]}
+        for number in (bool, int, float):  # a subclass (an IntEnum, say) as its plain type
+            if isinstance(value, number):
+                return number(value)
+        if isinstance(value, complex):
+            return {"complex": [value.real, value.imag]}
+        if isinstance(value, str):
+            self.chars += len(value)
+            if self.chars > MAX_CHARS:
+                raise TooBig("str too long to send back")
+            return str(value)
+        if isinstance(value, dict):
+            return {"dict": [[self.node(k, depth + 1), self.node(v, depth + 1)] for k, v in dict.items(value)]}
+        for tag, kind in TAGS.items():
+            if isinstance(value, kind):
+                items = sorted(value, key=repr) if kind in (set, frozenset) else value
+                return {tag: [self.node(item, depth + 1) for item in items]}
+        raise TooBig(type(value).__name__)
+
+
+def packed(value):
+    """A list (of lists...) of numbers all of one type (PACKED), rectangular, as an array of that type; None for
+    anything else (then it travels item by item)."""
+    kinds, stack, count = set(), [value], 0
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > MAX_NUMBERS:
+            return None
+        if type(item) is list:
+            stack.extend(item)
+        elif type(item) in PACKED and len(kinds | {type(item)}) == 1:
+            kinds.add(type(item))
+        else:
+            return None
+    if not kinds:
+        return None
+    try:
+        return np.array(value, dtype=PACKED[kinds.pop()])
+    except (ValueError, OverflowError, TypeError):  # ragged, or a whole number past 64 bits
+        return None
+
+
+def tree(value, on_array):
+    """`value` as a JSON tree (see the module's docstring); raises TooBig for what plain data does not carry."""
+    try:
+        return _Tree(on_array).node(value)
+    except RecursionError:
+        raise TooBig(f"{type(value).__name__} nested too deep") from None
+
+
+def plain(node, array, depth=0):
+    """The value a JSON tree describes; `array(n)` is the n-th array. Raises Malformed for a tree `tree` cannot have
+    written."""
+    if depth > MAX_DEPTH:
+        raise Malformed("too deep")
+    if node is None or type(node) in (bool, int, float, str):
+        return node
+    if type(node) is not dict or len(node) != 1:
+        raise Malformed(repr(node)[:50])
+    (tag, inner), = node.items()
+    try:
+        if tag in TAGS and type(inner) is list:
+            return TAGS[tag](plain(item, array, depth + 1) for item in inner)
+        if tag == "dict" and type(inner) is list and all(type(p) is list and len(p) == 2 for p in inner):
+            return {plain(k, array, depth + 1): plain(v, array, depth + 1) for k, v in inner}
+    except TypeError:  # an unhashable item of a set or key of a dict
+        raise Malformed(tag) from None
+    if tag == "complex" and type(inner) is list and len(inner) == 2 and all(type(x) is float for x in inner):
+        return complex(*inner)
+    if tag == "numbers" and type(inner) is int:
+        found = array(inner)
+        if not isinstance(found, np.ndarray) or found.dtype.kind not in "fib" or found.ndim == 0:
+            raise Malformed(tag)
+        return found.tolist()
+    if tag == "ndarray" and type(inner) is int:
+        found = array(inner)
+        if not isinstance(found, np.ndarray) or found.dtype.kind not in ARRAY_KINDS:
+            raise Malformed(tag)
+        return found
+    if tag == "numpy" and type(inner) is list and len(inner) == 2 and type(inner[0]) is str:
+        dtype = np.dtype(inner[0])
+        number = complex(*inner[1]) if dtype.kind == "c" and type(inner[1]) is list else inner[1]
+        if dtype.kind not in NUMBER_KINDS or type(number) not in (bool, int, float, complex):
+            raise Malformed(tag)
+        return dtype.type(number)
+    raise Malformed(tag)
 
 
 def encode(value):
     """Describe a value as plain data: (header fields, blobs). Runs in the child, on the student's value."""
-    if isinstance(value, np.ndarray):
-        array = np.asarray(value)
-        return _other("ndarray of Python objects") if array.dtype.hasobject else ({"kind": NDARRAY}, [npy(array)])
-    if value is None:
-        return {"kind": NONE}, []
-    if type(value) is str:
-        return _other("very long str") if len(value) > MAX_STR else ({"kind": STR, "value": value}, [])
-    containers = (set, frozenset, list, tuple)
-    if type(value) in containers and _plain_items(value) and (
-            type(value) in (set, frozenset) or any(type(item) is str for item in value)):
-        if type(value) in (set, frozenset):
-            return {"kind": JSON_SET, "value": sorted(value, key=repr)}, []
-        return {"kind": JSON_LIST if type(value) is list else JSON_TUPLE, "value": list(value)}, []
-    if isinstance(value, (bool, int, float, complex, np.generic)) and not isinstance(value, np.void):
-        kind = NUMPY_SCALAR if isinstance(value, np.generic) else PYTHON_SCALAR
-        return {"kind": kind, "type": type(value).__name__}, [npy(value)]
-    if type(value) in (list, tuple):
-        try:
-            array = np.asarray(value)
-        except Exception:
-            return _other(type(value).__name__)
-        if array.dtype.hasobject or array.dtype.kind not in "biufc":
-            return _other(type(value).__name__)
-        return {"kind": LIST if type(value) is list else TUPLE}, [npy(array)]
-    return _other(type(value).__name__)
+    if type(value) is np.ndarray and value.dtype.kind in ARRAY_KINDS:
+        return {"kind": NDARRAY}, [npy(value)]
+    blobs = []
+
+    def blob(array):
+        blobs.append(npy(array))
+        return len(blobs) - 1
+
+    try:
+        return {"kind": PLAIN, "value": tree(value, blob)}, blobs
+    except TooBig as error:
+        return {"kind": OTHER, "type": str(error)[:100]}, []
 
 
 def decode(header, blobs, foreign):
     """Rebuild a value from `encode`'s description, in the grader; `foreign(type name)` stands in for the rest."""
     kind = header.get("kind")
-    if kind == NDARRAY:
-        return load(blobs[0])
-    if kind == NONE:
-        return None
-    if kind in (LIST, TUPLE):
-        data = load(blobs[0]).tolist()
-        return data if kind == LIST else (tuple(data) if isinstance(data, list) else data)
-    if kind == PYTHON_SCALAR:
-        return load(blobs[0]).item()
-    if kind == NUMPY_SCALAR:
-        return load(blobs[0])[()]
-    if kind == STR and isinstance(header.get("value"), str):
-        return header["value"]
-    if kind in JSON_CONTAINERS and isinstance(header.get("value"), list) and all(
-            type(v) in (str, int, float, bool) for v in header["value"]):
-        return JSON_CONTAINERS[kind](header["value"])
-    return foreign(header.get("type", "unknown"))
+
+    def array(n):
+        if not 0 <= n < len(blobs):
+            raise Malformed("no such array")
+        return load(blobs[n])
+
+    try:
+        if kind == NDARRAY and blobs:
+            found = load(blobs[0])
+            if found.dtype.kind in ARRAY_KINDS:
+                return found
+        if kind == PLAIN and "value" in header:
+            return plain(header["value"], array)
+    except (Malformed, ValueError, TypeError, OverflowError, RecursionError, EOFError, OSError):
+        pass
+    return foreign(str(header.get("type", "unknown"))[:100] if kind == OTHER else "unknown")

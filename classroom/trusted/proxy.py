@@ -2,11 +2,12 @@
 
 `StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
 classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
-turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
-function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
-seconds, and returns plain data rebuilt here (classroom.trusted.protocol: an ndarray, a list, a scalar, None, or a
-`ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
-NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy`
+for a function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
+seconds, and returns plain data rebuilt here (classroom.trusted.protocol: arrays, numbers, strings, None, and lists,
+tuples, sets and dicts of them, or a `ForeignObject` that refuses every use). Nothing the student's code defines
+ever runs in this process, so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the
+checks.
 
 Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
 hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
@@ -35,8 +36,8 @@ class ForeignObject:
         object.__setattr__(self, "_description", description)
 
     def _refuse(self, *args, **kwargs):
-        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, "
-                             "not a NumPy array of numbers (nor a number, a string or a set of strings)")
+        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, not plain data "
+                             "(a number, a string, a NumPy array, or a list, tuple, set or dict of them)")
 
     def __getattr__(self, name):
         self._refuse()
@@ -61,10 +62,11 @@ class StudentCode:
 
     `cells` is a list of code cells. One cell is run as a whole: if it raises, every lookup fails with its error.
     Several cells (answer cells, one per question) are run one by one: a cell that raises costs only the names it
-    would have defined."""
+    would have defined. The files directly in `data_folder` (the assignment's data, as the display run gets them)
+    are copied into each child's working folder."""
 
     def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
-                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None):
+                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None, data_folder=None):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
         self.cells, self.notes = [], []
@@ -76,7 +78,8 @@ class StudentCode:
         self.call_timeout = call_timeout
         self.define_timeout = define_timeout
         self.max_strikes = max_strikes
-        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher}
+        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher,
+                       "data_folder": data_folder}
         self.total_seconds = total_seconds
         self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
         self.strikes = 0
@@ -211,11 +214,11 @@ class StudentCode:
         return NameError(f"name '{name}' is not defined by your answer cells")
 
     def call(self, name, args, trace=False, memory=False):
-        """Call the student's `name` on arrays. Returns {"value", "after" (the inputs as the grader reads them
-        after the call), "lines" and "tracer_kept" (with `trace`), "extra" (bytes the call added, with `memory`)}."""
-        arrays = [np.asarray(a) for a in args]
+        """Call the student's `name` on `args` (plain data, classroom.trusted.child.Inputs). Returns {"value",
+        "after" (the inputs as the grader reads them after the call), "lines" and "tracer_kept" (with `trace`),
+        "extra" (bytes the call added, with `memory`)}."""
         child = self.child()
-        specs = child.inputs.put(arrays)
+        specs = child.inputs.put(args)
         header = {"op": protocol.CALL, "name": name, "inputs": specs, "trace": bool(trace)}
         peak = child.start_peak() if memory else None
         started = time.monotonic()
@@ -225,7 +228,7 @@ class StudentCode:
         if not reply.get("ok"):
             if reply.get("error") == "NotImplementedError":
                 raise StudentError(not_answered(f"`{name}`", message=reply.get("message")))
-            raise raised(reply.get("error"), reply.get("message"))
+            raise raised(reply.get("error"), reply.get("message"), base=reply.get("base"))
         try:
             value = protocol.decode(reply, blobs, foreign)
         except (ValueError, EOFError, OSError, IndexError):

@@ -116,13 +116,12 @@ def _lookup(namespace, name):
     return dict(fields, ok=True), blobs
 
 
-def _argument(spec):
-    """One argument, mapped from the file the grader wrote: shared if writeable, read-only otherwise; a single
-    number (shape ()) arrives as a plain Python int, float or complex, as the grader passed it."""
+def _array(spec):
+    """An array, mapped from the file the grader wrote: shared if writeable, read-only otherwise."""
     np = protocol.np
     dtype, shape = np.dtype(spec["dtype"]), tuple(int(n) for n in spec["shape"])
-    if dtype.kind not in "biufc":
-        raise TypeError("arguments are arrays of numbers")
+    if dtype.kind not in protocol.ARRAY_KINDS:
+        raise TypeError("arrays passed to your function hold numbers, strings or dates")
     count = int(np.prod(shape, dtype=np.int64))
     if count == 0:
         array = np.zeros(shape, dtype)
@@ -130,8 +129,16 @@ def _argument(spec):
         return array
     with open(spec["file"], "r+b" if spec["writeable"] else "rb") as file:
         shared = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_WRITE if spec["writeable"] else mmap.ACCESS_READ)
-    array = np.frombuffer(shared, dtype=dtype, count=count, offset=int(spec["offset"])).reshape(shape)
-    return array.item() if shape == () else array
+    return np.frombuffer(shared, dtype=dtype, count=count, offset=int(spec["offset"])).reshape(shape)
+
+
+def _argument(spec):
+    """One argument as the grader passed it: an array (`_array`), or plain data whose arrays are mapped the same
+    way (classroom.trusted.protocol)."""
+    if "value" not in spec:
+        return _array(spec)
+    arrays = spec.get("arrays", [])
+    return protocol.plain(spec["value"], lambda n: _array(arrays[n]))
 
 
 def _call(namespace, request, allow):

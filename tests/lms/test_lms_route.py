@@ -266,13 +266,15 @@ def test_names_no_naming_explains_are_unknown(name):
     assert names.parse(name) is None
 
 
-def test_a_pattern_of_the_instructors_is_tried_first():
+def test_a_pattern_of_the_instructors_names_the_student_and_the_file():
     import re
 
     pattern = re.compile(r".*?_(?P<student_id>[a-z]+)_attempt_(?P<timestamp>[0-9-]+)_(?P<file_id>.+)")
-    got = names.parse("ps1_bitdiddle_attempt_2016-01-30-15-00-00_score_gradient.ipynb", pattern)
-    assert (got.lms, got.lms_id, got.is_student_id, got.file) == ("pattern", "bitdiddle", True,
-                                                                   "score_gradient.ipynb")
+    match = pattern.match("/course/downloaded/ps1/extracted/ps1_bitdiddle_attempt_2016-01-30-15-00-00_score.ipynb")
+    got = names.from_pattern(match.groupdict())
+    assert (got.lms, got.lms_id, got.is_student_id, got.file, got.timestamp) == (
+        "pattern", "bitdiddle", True, "score.ipynb", "2016-01-30-15-00-00")
+    assert names.from_pattern({"student_id": "x"}) is None and names.from_pattern({"file_id": "f"}) is None
 
 
 @pytest.mark.parametrize("name", ["../x.ipynb", "a/../../x.ipynb", "/etc/x.ipynb", "C:x.ipynb", "a\\b.ipynb",

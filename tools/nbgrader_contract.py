@@ -1,0 +1,105 @@
+"""`make nbgrader-contract`: nbgrader's own app tests, run with the grading system's plugins, held to
+docs/differences-from-nbgrader.md.
+
+nbgrader ships its test suite inside the installed package (nbgrader/tests/apps/). This runs its tests of the apps our
+plugins replace a part of (FILES) as they are, with the plugin selection (classroom/plugins/nbgrader_config.py) on
+nbgrader's config path (JUPYTER_CONFIG_PATH), so every `nbgrader` they run loads our plugins before the test's own
+configuration. Then every test that failed must be named in the document (as `test_nbgrader_x.py::test_function`,
+with what we do instead and why), and every test named there must have failed: anything else fails the run, so the
+document says exactly where an instructor who knows nbgrader will meet something else.
+
+    python -m tools.nbgrader_contract [--jobs N]      (N pytest workers; default 4: most of the time is waiting)
+
+`make nbgrader-contract` runs it alone; `make test` runs it too (tests/setup/test_nbgrader_contract.py).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "differences-from-nbgrader.md"
+FILES = ("test_nbgrader_collect.py", "test_nbgrader_zip_collect.py", "test_nbgrader_export.py",
+         "test_nbgrader_generate_feedback.py", "test_nbgrader_releasefeedback.py", "test_nbgrader_autograde.py")
+NAMED = re.compile(r"`(test_nbgrader_\w+\.py)::(test_\w+)`")
+TEST_FILE = re.compile(r"(test_nbgrader_\w+)")
+
+
+def nbgrader_tests():
+    """The folder of nbgrader's app tests in the installed nbgrader."""
+    import nbgrader
+
+    return Path(nbgrader.__file__).parent / "tests" / "apps"
+
+
+def documented(text):
+    """{(test file, test function)} the document names."""
+    return set(NAMED.findall(text))
+
+
+def outcomes(junit_xml):
+    """{(test file, test function): {"passed", "failed", "skipped"}} from pytest's JUnit XML (a parametrized
+    function's items together)."""
+    found = {}
+    for case in ElementTree.fromstring(junit_xml).iter("testcase"):
+        where = TEST_FILE.search(case.get("classname", "") + " " + case.get("file", ""))
+        key = (f"{where.group(1)}.py" if where else case.get("classname", "?"), case.get("name", "?").split("[")[0])
+        kinds = {child.tag for child in case}
+        outcome = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
+        found.setdefault(key, set()).add(outcome)
+    return found
+
+
+def judge(results, named):
+    """(failures the document does not name, tests it names that did not fail), each sorted."""
+    failed = {key for key, seen in results.items() if "failed" in seen}
+    return sorted(failed - named), sorted(named - failed)
+
+
+def run(jobs, junit):
+    """Run FILES with the plugin selection on nbgrader's config path; pytest's exit status."""
+    from classroom.plugins import SELECTION_FOLDER
+
+    tests = nbgrader_tests()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}  # not a worker of ours
+    env.update(JUPYTER_CONFIG_PATH=SELECTION_FOLDER,
+               PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
+    with tempfile.TemporaryDirectory(prefix="nbgrader-contract-") as folder:
+        Path(folder, "pytest.ini").write_text("[pytest]\n")  # nbgrader's tests as they are, not this course's options
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", folder,
+                   "-c", str(Path(folder, "pytest.ini")), f"--junitxml={junit}", "-o", "junit_family=xunit1",
+                   *(["-n", str(jobs), "--dist", "load"] if jobs > 1 else ["-p", "no:xdist"]),
+                   *(str(tests / name) for name in FILES)]
+        return subprocess.run(command, cwd=folder, env=env).returncode
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=4, help="pytest workers (default 4)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="nbgrader-contract-junit-") as folder:
+        junit = Path(folder, "results.xml")
+        status = run(args.jobs, junit)
+        if not junit.exists():
+            print(f"pytest wrote no results (exit status {status}): nbgrader's tests did not run")
+            return 1
+        results = outcomes(junit.read_text(encoding="utf-8"))
+    named = documented(DOC.read_text(encoding="utf-8"))
+    unexpected, stale = judge(results, named)
+    failed = sum("failed" in seen for seen in results.values())
+    print(f"nbgrader's app tests with our plugins: {len(results)} tests, {failed} failed, "
+          f"{len(named)} differences named in {DOC.relative_to(ROOT)}")
+    for file, name in unexpected:
+        print(f"FAILED and not named in {DOC.name}: {file}::{name} (fix it, or name it there with what we do "
+              "instead and why)")
+    for file, name in stale:
+        print(f"Named in {DOC.name} but did not fail: {file}::{name} (remove it there)")
+    return 1 if unexpected or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
