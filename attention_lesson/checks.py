@@ -1,6 +1,6 @@
 """Input checks shared by every helper: each failure names the argument and says what to pass instead.
 
-Four shapes of input recur: rows of scores or weights (`as_score_rows`), one curve or series of numbers
+Four shapes of input recur: rows of scores, logits or weights (`as_rows`), one curve or series of numbers
 (`as_curve`, and `as_widths` for a list of widths d_k), a single width (`as_width`), and one such input per
 divisor (`as_by_divisor`).
 """
@@ -24,17 +24,17 @@ def _as_finite_array(values, name):
     return array
 
 
-def as_score_rows(values, name="scores", *, ndim=(1, 2)):
+def as_rows(values, name="scores", *, ndim=(1, 2)):
     """Return `values` as a finite float array of 1 or 2 dimensions, or raise a clear error.
 
-    A 1-D array is one row of scores; a 2-D array holds one row per query position.
+    A 1-D array is one row (of scores, logits or weights); a 2-D array holds one row per query position.
     """
     array = _as_finite_array(values, name)
     if array.ndim not in ndim:
         wanted = " or ".join(f"{n}-D" for n in ndim)
         raise ValueError(f"{name} must be a {wanted} array; got shape {array.shape}")
     if array.size == 0 or 0 in array.shape:
-        raise ValueError(f"{name} must hold at least one score in every row; got shape {array.shape}")
+        raise ValueError(f"{name} must hold at least one value in every row; got shape {array.shape}")
     return array
 
 

@@ -5,7 +5,7 @@ module only draws them.
 """
 import numpy as np
 
-from attention_lesson.checks import as_by_divisor, as_score_rows, as_widths
+from attention_lesson.checks import as_by_divisor, as_rows, as_widths
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
 from attention_lesson.vocabulary import DIVISOR_MATH, WEIGHTS
 
@@ -21,12 +21,12 @@ def plot_divisor_grid(widths, scores, weights):
     and the "√d_k" row is shaded.
     """
     widths = as_widths(widths)
-    scores = as_score_rows(scores, "scores", ndim=(2,))
+    scores = as_rows(scores, "scores", ndim=(2,))
     if scores.shape[0] != len(widths):
         raise ValueError(f"scores must have one row per width ({len(widths)}); got shape {scores.shape}")
 
     def weight_rows(w, label):
-        w = as_score_rows(w, label, ndim=(2,))
+        w = as_rows(w, label, ndim=(2,))
         if w.shape != scores.shape:
             raise ValueError(f"{label} must have the shape of scores {scores.shape}; got {w.shape}")
         if np.any(w < 0) or not np.allclose(w.sum(axis=1), 1.0):

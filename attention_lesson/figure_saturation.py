@@ -3,10 +3,10 @@
 Both functions only draw: every number on a figure is computed in the notebook, where the student can
 see how, and is passed in. Each returns the matplotlib Figure, so a test can read back what was drawn.
 """
-from attention_lesson.checks import as_by_divisor, as_curve, as_score_rows, as_widths
+from attention_lesson.checks import as_by_divisor, as_curve, as_rows, as_widths
 from attention_lesson.figure_sweep import DIVISOR_MARKERS
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
-from attention_lesson.vocabulary import DIVISOR_WORDS, LARGEST_SLOPE, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
+from attention_lesson.vocabulary import DIVISOR_WORDS, LARGEST_SLOPE, LOGIT, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
 
 ROW_MEASURES = (TOP_WEIGHT, TOTAL_SLOPE, LARGEST_SLOPE)
 
@@ -17,7 +17,7 @@ def plot_slope_and_sigmoid_slope(alpha, alpha_slope, x, sigmoid_slope):
     Used in notebooks/03-a-saturated-row-stops-the-gradient.ipynb to show that the diagonal of the
     softmax Jacobian and the derivative of the sigmoid are one curve: a hump of height 0.25 in the
     middle and flat on both sides. `alpha` and `alpha_slope` are the left curve, `x` and
-    `sigmoid_slope` the right one (x is the gap between the two scores of a two-position row).
+    `sigmoid_slope` the right one (x is the gap between the two logits of a two-position row).
     """
     alpha = as_curve(alpha, "alpha", low=0.0, high=1.0)
     alpha_slope = as_curve(alpha_slope, "alpha_slope", alpha.size, per="entry of alpha")
@@ -31,7 +31,7 @@ def plot_slope_and_sigmoid_slope(alpha, alpha_slope, x, sigmoid_slope):
     left.set_title(r"diagonal of the softmax Jacobian: $\alpha(1-\alpha)$")
 
     right.plot(x, sigmoid_slope, color=OKABE_ITO["orange"], linewidth=2)
-    right.set_xlabel(r"score gap $x = e_1 - e_2$ in a row of two")
+    right.set_xlabel(rf"{LOGIT} gap $x = s_1 - s_2$ in a row of two")
     right.set_title(r"derivative of the sigmoid: $\sigma(x)\,(1-\sigma(x))$")
 
     for ax in (left, right):
@@ -58,7 +58,7 @@ def plot_saturation_by_width(widths, measured, names=ROW_MEASURES, references=No
     shape = (widths.size, len(names))
 
     def table(values, label):
-        values = as_score_rows(values, label, ndim=(2,))
+        values = as_rows(values, label, ndim=(2,))
         if values.shape != shape:
             raise ValueError(f"{label} must have one row per width and one column per measure, shape {shape}; "
                              f"got shape {values.shape}")

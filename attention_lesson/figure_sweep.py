@@ -8,7 +8,7 @@ from matplotlib.ticker import FuncFormatter
 
 from attention_lesson.checks import as_by_divisor, as_curve, as_width, as_widths
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
-from attention_lesson.vocabulary import DIVISOR_MATH, TOP_WEIGHT
+from attention_lesson.vocabulary import DIVISOR_MATH, LOGIT, TOP_WEIGHT
 
 # Marker per divisor, so the three curves differ by shape as well as by colour.
 DIVISOR_MARKERS = {"1": "o", "√d_k": "s", "d_k": "^"}
@@ -54,7 +54,7 @@ def plot_typical_size(widths, typical):
 
 
 def plot_divisors(widths, sizes, top_weights, positions):
-    """Draw, for each divisor, the typical size of the divided scores and the mean top weight of a row.
+    """Draw, for each divisor, the typical size of the logits (the divided scores) and the mean top weight of a row.
 
     `sizes` and `top_weights` map a divisor ("1", "√d_k", "d_k", as in attention_lesson.vocabulary) to one
     value per width; `positions` is T, the number of scores in a row, whose even weight 1/T is drawn for reference.
@@ -72,7 +72,7 @@ def plot_divisors(widths, sizes, top_weights, positions):
                     label=DIVISOR_MATH[key], gid=key)
         _width_axis(ax, widths)
     _log_size_axis(left)
-    left.set_ylabel("typical size of the divided scores")
+    left.set_ylabel(f"typical size of the {LOGIT}s")
     left.set_title("Only the root keeps the size at 1")
     right.axhline(1 / positions, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2,
                   label=f"even weight 1/T = 1/{positions}", gid="even weight")

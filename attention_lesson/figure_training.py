@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attention_lesson.checks import as_score_rows, as_width
+from attention_lesson.checks import as_rows, as_width
 from attention_lesson.style import DIVISOR_COLOURS, figure
 from attention_lesson.vocabulary import DIVISOR_WORDS
 
@@ -23,7 +23,7 @@ def _as_rates(rates):
     for divisor, values in rates.items():
         if divisor not in DIVISOR_COLOURS:
             raise ValueError(f"rates has the divisor {divisor!r}; use divisors among {list(DIVISOR_COLOURS)}")
-        values = as_score_rows(values, f"rates[{divisor!r}]", ndim=(1,))
+        values = as_rows(values, f"rates[{divisor!r}]", ndim=(1,))
         if np.any(values <= 0) or np.any(np.diff(values) <= 0):
             raise ValueError(f"rates[{divisor!r}] must be positive and strictly increasing; got {values.tolist()}")
         cleaned[divisor] = values
@@ -39,7 +39,7 @@ def _as_runs(values, name, rates, *, boolean=False):
         if not (isinstance(key, tuple) and len(key) == 2 and key[0] in rates):
             raise ValueError(f"{name} has key {key!r}; use (divisor, d_k) with a divisor of rates: {list(rates)}")
         divisor, d_k = key[0], as_width(key[1], f"the d_k in {name}[{key!r}]")
-        series = np.asarray(series, dtype=bool) if boolean else as_score_rows(series, f"{name}[{key!r}]", ndim=(1,))
+        series = np.asarray(series, dtype=bool) if boolean else as_rows(series, f"{name}[{key!r}]", ndim=(1,))
         if series.shape != rates[divisor].shape:
             raise ValueError(f"{name}[{key!r}] must hold one value per rate of {divisor!r} "
                              f"({rates[divisor].size}); got shape {series.shape}")

@@ -3,20 +3,25 @@
 Figures, tables, the explorer, the quiz and the tests import these names rather than spelling them again, so a
 renamed idea changes everywhere at once.
 
+Quantities. A score is e = q·k, before any divisor; a logit is what the softmax receives, s = e / d_k**p (undivided,
+the score itself). A row of attention weights is saturated when one weight is close to 1 (never "closed").
+
 Divisors. The lesson compares three divisors of the scores, d_k**p for p = 0, 1/2 and 1. Each is keyed by the
 label a student sees after "divide by": "1", "√d_k", "d_k".
 
 Measures of one row of attention weights α (notebook 03 defines them):
   top weight       max_j α_j, the largest weight in the row;
-  total slope      1 − Σ_j α_j², the trace of the row's softmax Jacobian (the sum over j of ∂α_j/∂e_j);
+  total slope      1 − Σ_j α_j², the trace of the row's softmax Jacobian (the sum over j of ∂α_j/∂s_j);
                    1 − 1/T for an even row, 0 for a one-hot row;
-  largest slope    max_j α_j(1 − α_j), the steepest single weight (at most 1/4);
-  effective positions  1 / Σ_j α_j², how many positions the row attends to in effect (1 to T).
+  largest slope    max_j α_j(1 − α_j), the steepest single weight (at most 1/4).
 """
+
+SCORE = "score"   # e = q·k
+LOGIT = "logit"   # s = e / d_k**p, the softmax's input
 
 # divide by -> the exponent p of d_k**p
 DIVISOR_EXPONENTS = {"1": 0.0, "√d_k": 0.5, "d_k": 1.0}
-# divide by -> how a figure labels the divided scores (matplotlib mathtext)
+# divide by -> how a figure labels the logits, the divided scores (matplotlib mathtext)
 DIVISOR_MATH = {"1": r"$e$ (undivided)", "√d_k": r"$e\,/\sqrt{d_k}$", "d_k": r"$e\,/\,d_k$"}
 # divide by -> the same in words, for headings and row titles
 DIVISOR_WORDS = {"1": "undivided scores", "√d_k": "scores divided by √d_k", "d_k": "scores divided by d_k"}
@@ -25,10 +30,8 @@ WEIGHTS = "attention weights"
 TOP_WEIGHT = "top weight"
 TOTAL_SLOPE = "total slope"
 LARGEST_SLOPE = "largest slope"
-EFFECTIVE_POSITIONS = "effective positions"
 # The same measures with their formulas, as the explorer and the tables show them.
-MEASURE_FORMULAS = {TOP_WEIGHT: "max α", TOTAL_SLOPE: "1 − Σα²", LARGEST_SLOPE: "max α(1−α)",
-                    EFFECTIVE_POSITIONS: "1/Σα²"}
+MEASURE_FORMULAS = {TOP_WEIGHT: "max α", TOTAL_SLOPE: "1 − Σα²", LARGEST_SLOPE: "max α(1−α)"}
 
 
 def divisor_name(p, tolerance=1e-9):

@@ -182,9 +182,14 @@ def answer_cells():
             if cells.is_solution(c) and cells.grade_id(c) != SOLUTION]
 
 
+def right_answer(grade_id):
+    """The right answer to the answer cell `grade_id`: tests/submissions/cells/<grade_id>.py (.md if written)."""
+    return next(ANSWERS.glob(f"{grade_id}.*")).read_text()
+
+
 def submission(solution_code, edit=None, answers=None):
     """The released notebook as a student would hand it in: their `score_gradient` code in its answer cell, right
-    answers in the other answer cells (tests/submissions/cells/<grade_id>.py) unless `answers` maps a grade_id to
+    answers in the other answer cells (tests/submissions/cells/<grade_id>.py, or .md for a written one) unless `answers` maps a grade_id to
     other code (None leaves that cell as released), plus an edit."""
     nb = json.loads(RELEASED.read_text())
     for cell in nb["cells"]:
@@ -197,7 +202,7 @@ def submission(solution_code, edit=None, answers=None):
             if answers[grade_id] is not None:
                 cell["source"] = answers[grade_id]
         else:
-            cell["source"] = (ANSWERS / f"{grade_id}.py").read_text()
+            cell["source"] = right_answer(grade_id)
     if edit:
         EDITS[edit](nb)
     return nb
@@ -226,12 +231,13 @@ def scores(course_path):
                 for sub in gb.assignment_submissions(ASSIGNMENT)}
 
 
-def max_scores(course_path, notebook=ASSIGNMENT):
-    """{grade_id: points} of one notebook of the assignment (the corpus is about score_gradient.ipynb; the quiz
-    notebook, which corpus students do not hand in, is graded 0 by nbgrader and tested in test_assignment_quiz)."""
+def max_scores(course_path, notebook=ASSIGNMENT, *, by_hand=False):
+    """{grade_id: points} of the automatic checks of one notebook of the assignment; with `by_hand`, of the written
+    derivation too, which a teacher grades by hand (0 until then). The corpus is about score_gradient.ipynb; the quiz
+    notebook, which corpus students do not hand in, is graded 0 by nbgrader and tested in test_assignment_quiz."""
     with gradebook(course_path) as gb:
         return {c.name: c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks if nb.name == notebook
-                for c in nb.grade_cells}
+                for c in nb.grade_cells if by_hand or c.cell_type == "code"}
 
 
 def autograded_notebook(course_path, student, notebook=ASSIGNMENT):
@@ -241,13 +247,14 @@ def autograded_notebook(course_path, student, notebook=ASSIGNMENT):
 
 
 def verdicts(course_path, student):
-    """{grade_id: (kind, message)} of every check in the autograded notebook; (None, "passed") for a pass."""
+    """{grade_id: (kind, message)} of every check in the autograded notebook; (None, "passed") for a pass. The
+    written derivation is graded by hand, not checked, so it has no verdict here."""
     nb = autograded_notebook(course_path, student)
     if nb is None:
         return {"<no autograded notebook>": (None, student)}
     out = {}
     for cell in nb["cells"]:
-        if cells.is_grade(cell):
+        if cells.is_check(cell):
             errors = [(o.get("ename"), o.get("evalue")) for o in cell.get("outputs", []) if o.get("output_type") == "error"]
             out[cells.grade_id(cell)] = errors[0] if errors else (None, "passed")
     return out

@@ -9,12 +9,12 @@ comes from attention_lesson.vocabulary; the table is rendered by Jinja2 with aut
 import jinja2
 
 from attention_lesson.explorer.model import OTHER_DIVISOR
-from attention_lesson.vocabulary import MEASURE_FORMULAS, TOP_WEIGHT, WEIGHTS
+from attention_lesson.vocabulary import LOGIT, MEASURE_FORMULAS, SCORE, TOP_WEIGHT, WEIGHTS
 
 # The three panels, left to right: title and axis labels.
 PANELS = {
-    "scores": {"title": "scores: undivided (grey), divided (colour)", "xlabel": "position j in the row",
-               "ylabel": "score (symmetric log scale)"},
+    "scores": {"title": f"{SCORE}s (grey), {LOGIT}s = {SCORE}s / d_k^p (colour)", "xlabel": "position j in the row",
+               "ylabel": f"{SCORE} or {LOGIT} (symmetric log scale)"},
     "weights": {"title": f"{WEIGHTS} (dotted: the even share 1/T)", "xlabel": "position j in the row",
                 "ylabel": "attention weight α_j"},
     "curve": {"title": f"{TOP_WEIGHT} against d_k, this divisor", "xlabel": "width d_k (log scale)",
@@ -31,9 +31,10 @@ TEMPLATES = {
     "pending": "asking the kernel for the row of seed {seed} …",
 }
 # The columns of the table of numbers under the live picture, and the other words of the live view.
-NUMBER_COLUMNS = ("position j", "score", "divided score", "attention weight α_j")
+NUMBER_COLUMNS = ("position j", SCORE, LOGIT, "attention weight α_j")
 VIEW_WORDS = {
-    "picture": f"Three panels: the scores of the row, its {WEIGHTS}, and its {TOP_WEIGHT} at every width d_k. "
+    "picture": f"Three panels: the {SCORE}s and {LOGIT}s of the row, its {WEIGHTS}, and its {TOP_WEIGHT} at every "
+               "width d_k. "
                "The readouts beside the controls and the table of numbers under the picture give the same numbers.",
     "numbers": "the numbers behind the bars",
     "readout_caption": "readouts",

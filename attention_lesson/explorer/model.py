@@ -14,7 +14,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from attention_lesson.checks import as_score_rows, as_width
+from attention_lesson.checks import as_rows, as_width
 from attention_lesson.softmax import softmax_rows
 from attention_lesson.vocabulary import LARGEST_SLOPE, TOP_WEIGHT, TOTAL_SLOPE, divisor_name
 
@@ -77,7 +77,7 @@ def divisor_label(p):
 
 def attention_weights(scores, d_k, p):
     """The attention weights of the row `scores` after dividing it by d_k**p (the softmax of the divided row)."""
-    scores = as_score_rows(scores, "scores", ndim=(1,))
+    scores = as_rows(scores, "scores", ndim=(1,))
     return softmax_rows(scores / divisor_value(d_k, p))
 
 
@@ -87,7 +87,7 @@ def readouts(weights):
     Notebook 03 names them: the top weight, the total slope (the trace of the row's softmax Jacobian) and
     the largest slope (its largest diagonal entry).
     """
-    a = as_score_rows(weights, "weights", ndim=(1,))
+    a = as_rows(weights, "weights", ndim=(1,))
     if np.any(a < 0) or not np.isclose(a.sum(), 1.0):
         raise ValueError("weights must be a row of attention weights: non-negative numbers that add up to 1")
     values = (a.max(), 1.0 - np.sum(a ** 2), np.max(a * (1.0 - a)))
@@ -99,7 +99,7 @@ def top_weight_curve(z, p, widths=WIDTHS):
 
     Since sqrt(d_k) * z / d_k**p = d_k**(1/2 - p) * z, the curve is flat exactly when p = 1/2.
     """
-    z = as_score_rows(z, "z", ndim=(1,))
+    z = as_rows(z, "z", ndim=(1,))
     widths = [as_width(w, "widths") for w in widths]
     return np.array([attention_weights(np.sqrt(w) * z, w, p).max() for w in widths])
 

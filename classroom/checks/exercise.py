@@ -24,7 +24,7 @@ def stderr_as_output():
 
 
 def case(T, seed, dtype=np.float64):
-    """Weights of T rows (from scores of spread 2) and a gradient G reaching them."""
+    """Weights of T rows (from logits of spread 2) and a gradient G reaching them."""
     rng = np.random.default_rng(seed)
     A = softmax_rows(rng.normal(scale=2.0, size=(T, T)))
     return A.astype(dtype), rng.normal(size=(T, T)).astype(dtype)
@@ -40,18 +40,18 @@ def as_matrix(out, T):
     """The student's result as a (T, T) float64 array, or AssertionError saying what it is instead."""
     got = np.asarray(out)
     assert got.shape == (T, T), (f"for ({T}, {T}) inputs your function returned shape {got.shape}: "
-                                 "the result has one entry per score, so it has the shape of A")
+                                 "the result has one entry per logit, so it has the shape of A")
     assert got.dtype.kind in "biuf", f"your function returned values of dtype {got.dtype}, not real numbers"
     return got.astype(np.float64)
 
 
-def nudged_gradient(E, G, h=1e-6):
-    """dl/dE of l(E) = sum(G * softmax_rows(E)) by central differences: slow and plain, one score at a time."""
-    numeric = np.zeros_like(E)
-    for index in np.ndindex(*E.shape):
-        step = np.zeros_like(E)
+def nudged_gradient(S, G, h=1e-6):
+    """dl/dS of l(S) = sum(G * softmax_rows(S)) by central differences: slow and plain, one logit at a time."""
+    numeric = np.zeros_like(S)
+    for index in np.ndindex(*S.shape):
+        step = np.zeros_like(S)
         step[index] = h
-        numeric[index] = (np.sum(G * softmax_rows(E + step)) - np.sum(G * softmax_rows(E - step))) / (2 * h)
+        numeric[index] = (np.sum(G * softmax_rows(S + step)) - np.sum(G * softmax_rows(S - step))) / (2 * h)
     return numeric
 
 

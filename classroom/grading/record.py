@@ -80,13 +80,14 @@ def versions(gb, assignment, duedate=CLASS_DUE):
 
 def grades_digest(gb, assignment, student, notebook):
     """The automatic scores the gradebook holds for one submitted notebook, or None if it holds none or any check
-    has no score at all."""
+    has no score at all. Answers graded by hand (a written derivation: a Markdown cell) have no automatic score and
+    are left out, so a score given by hand never makes the grading look stale."""
     from nbgrader.api import MissingEntry
     try:
         submitted = gb.find_submission_notebook(notebook, assignment, student)
     except MissingEntry:
         return None
-    grades = sorted(submitted.grades, key=lambda g: g.name)
+    grades = sorted((g for g in submitted.grades if g.cell_type == "code"), key=lambda g: g.name)
     if not grades or any(g.auto_score is None and g.manual_score is None for g in grades):
         return None
     return digest([str(submitted.assignment.timestamp)] + [(g.name, g.auto_score) for g in grades])

@@ -46,7 +46,7 @@ class CheckOutcome:
     score: float
     kind: str = None
     message: str = ""
-    answer: bool = False  # an answer cell graded by running it, not a check of its own
+    answer: bool = False  # an answer cell with points (graded by hand, as the written derivation), not a check
 
     @property
     def passed(self):
@@ -149,6 +149,8 @@ def outcomes(nb, scores):
     for index, cell in enumerate(nb.get("cells", [])):
         grade_id = cell_meta.grade_id(cell)
         if cell.get("cell_type") != "code":
+            if grade_id in scores:  # a written answer, graded by hand: nothing ran, so nothing failed
+                checks.append(CheckOutcome(grade_id, *scores[grade_id], answer=cell_meta.is_solution(cell)))
             continue
         if grade_id in scores:
             kind, message = failure(cell, not cell_meta.is_solution(cell))

@@ -24,6 +24,7 @@ from .inert_content import InertContent
 
 HIDDEN_RAN = "This check's hidden part ran when your work was graded"
 PASSED = "passed"
+BY_HAND = "graded by hand"  # an answer with points (the written derivation): the score is the teacher's
 SAID = {  # a failure's kind as the summary says it to the student, beside the check's name
     failures.CHECK_FAILED: "not met", failures.RAISED: "your code raised an error",
     failures.WRONG_TYPE: "your code returned the wrong type", failures.TIMED_OUT: "timed out",
@@ -35,6 +36,8 @@ def verdict(check):
     """What the summary says of one graded cell's result (a result.CheckOutcome), or "" when it says nothing."""
     if check.kind is not None:
         return SAID[check.kind]
+    if check.answer:
+        return BY_HAND
     return PASSED if check.passed else ""
 
 

@@ -18,9 +18,9 @@ SCORE = rf"${VEC_Q}\cdot{VEC_K}$"
 ASKED = {
     "sd": (f"the standard deviation of an undivided score {SCORE}", lambda s, d: s * math.sqrt(d)),
     "variance": (f"the variance of an undivided score {SCORE}", lambda s, d: s * s * d),
-    "sd_root": (rf"the standard deviation of the divided score ${VEC_Q}\cdot{VEC_K}/\sqrt{{d_k}}$",
-                lambda s, d: s),
-    "sd_dk": (rf"the standard deviation of the score divided by $d_k$, ${VEC_Q}\cdot{VEC_K}/d_k$",
+    "sd_root": (rf"the standard deviation of the logit ${VEC_Q}\cdot{VEC_K}/\sqrt{{d_k}}$, the score divided by "
+                r"$\sqrt{d_k}$", lambda s, d: s),
+    "sd_dk": (rf"the standard deviation of the logit ${VEC_Q}\cdot{VEC_K}/d_k$, the score divided by $d_k$",
               lambda s, d: s / math.sqrt(d)),
 }
 WIDTHS = (16, 24, 32, 48, 80, 96, 128, 144, 192, 256, 320, 384, 512, 768, 1024)  # never the self-check's 64
@@ -53,85 +53,89 @@ def score_size(draws, avoid):
                     why=why)
 
 
-# --- 2. Why the root, and not d_k -------------------------------------------------------------------------------
+# --- 2. Why the root, and not d_k or 1 ---------------------------------------------------------------------------
+# The reason is the rate and the initialisation (notebook 03 §7, 06 §4): at initialisation, to first order, under
+# plain gradient descent, a step moves the logits about d_k / c^2 times their gradient. Every statement, true or
+# false, is written to about the same length, so that its length gives nothing away.
 ROOT_WIDTHS = (16, 32, 48, 96, 128, 144, 192, 256, 320, 384, 512, 768, 1024, 2048)
 ROOT_IDEAS = [
-    idea("variance", r"A score's variance is $d_k$ and its standard deviation $\sqrt{d_k}$: divided by "
-         r"$\sqrt{d_k}$, the scores have standard deviation 1 at every width.",
-         r"A score's variance grows like $\sqrt{d_k}$, and dividing by $\sqrt{d_k}$ brings that variance back to 1.",
+    idea("undivided_rows", r"Undivided, the logits grow like $\sqrt{d_k}$, so a wide layer starts with most rows "
+         r"saturated, and only its few unsaturated rows still pass gradient back to their queries.",
+         r"Undivided, the logits keep standard deviation about 1 at every width, since every query and key "
+         r"coordinate has standard deviation 1, so no row of a wide layer starts saturated.",
+         r"False: an undivided logit is the score itself, a sum of $d_k$ products, with standard deviation "
+         r"$\sqrt{d_k}$."),
+    idea("dk_rate", r"Divided by $d_k$, the logits start like $1/\sqrt{d_k}$ and a step moves them by about $1/d_k$ "
+         r"times their gradient, not once: the rate or the initialisation must grow with the width.",
+         r"Divided by $d_k$, rows start nearly even, where the total slope is largest, so one learning rate and the "
+         r"standard initialisation serve every width even better than with $\sqrt{d_k}$.",
+         r"False: a step moves the logits about $d_k/c^2$ times their gradient, $1/d_k$ for $c = d_k$, so at one "
+         r"rate wide layers learn ever more slowly; μP divides by $d_k$ with its own width-dependent rates."),
+    idea("mean", r"The divisor has nothing to do with a drift of the mean: a score's mean is 0 at every width, and "
+         r"the divisor sets the size of the logits' spread, not where they are centred.",
+         r"A score's mean drifts upwards like $\sqrt{d_k}$ as the width grows, and dividing by $\sqrt{d_k}$ is what "
+         r"removes that drift, which dividing by $d_k$ would overdo.",
+         r"False: each product $q_m k_m$ has mean 0, so the score has mean 0; only its spread grows."),
+    idea("variance", r"A score's variance grows like $d_k$, not like $\sqrt{d_k}$: dividing by $\sqrt{d_k}$ brings "
+         r"its standard deviation back to 1, which is what keeps the logits' scale fixed.",
+         r"A score's variance grows like $\sqrt{d_k}$, and dividing by $\sqrt{d_k}$ brings that variance back to 1, "
+         r"which is what keeps the logits' scale fixed at every width.",
          r"False: a sum of $d_k$ independent products of variance 1 has variance $d_k$; it is the standard "
          r"deviation that grows like $\sqrt{d_k}$."),
-    idea("mean", r"A score's mean is 0 at every width; what grows with $d_k$ is its spread.",
-         r"A score's mean grows like $\sqrt{d_k}$, and the divisor takes that drift away.",
-         r"False: each product $q_m k_m$ has mean 0, so the score has mean 0; only its spread grows."),
-    idea("divide_by_dk", r"Divided by $d_k$, the scores' standard deviation would shrink like $1/\sqrt{d_k}$, so wide "
-         r"layers would start with nearly even rows of weights.",
-         r"Divided by $d_k$, the scores would keep standard deviation 1 at every width too; $\sqrt{d_k}$ is a mere "
-         r"convention.",
-         r"False: $\sqrt{d_k}/d_k = 1/\sqrt{d_k}$, so the scores would shrink as the layer widens."),
-    idea("no_divisor", r"Undivided, wider layers would start with wider gaps between scores, hence more closed rows, "
-         r"whose softmax passes little gradient on to $W^Q$ and $W^K$.",
-         r"Undivided, the scores would keep standard deviation about 1 at every width, since the coordinates "
-         r"have standard deviation 1.",
-         r"False: the undivided score adds up $d_k$ products, so its standard deviation is $\sqrt{d_k}$, not 1."),
-    idea("cost", r"Computing cost does not decide between $\sqrt{d_k}$ and $d_k$: either way every score is "
-         r"multiplied by one constant.",
-         r"$\sqrt{d_k}$ is chosen because it is cheaper to compute than a division by $d_k$.",
-         r"False: either divisor is one constant per layer; the reason is the size of the scores."),
 ]
 
 
 def why_the_root(draws, avoid):
     params = fresh(draws, avoid, "q2_why_the_root", lambda draws: (("d_k", draws.choice(ROOT_WIDTHS)),))
     d = params[0][1]
-    truth = (math.sqrt(d), 1 / math.sqrt(d))  # undivided: sqrt(d_k); divided by d_k: sqrt(d_k)/d_k
-    sizes = worked("sizes", {"d_k": d}, truth, [(d, 1 / d), (math.sqrt(d), 1), (d, 1 / math.sqrt(d))],
-                   f"With $d_k = {d}$, undivided scores have standard deviation about NUM, and scores divided by "
-                   "$d_k$ about NUM.",
-                   f"False: they are $\\sqrt{{{d}}} \\approx {approx(truth[0])}$ undivided and "
-                   f"$1/\\sqrt{{{d}}} \\approx {approx(truth[1])}$ divided by $d_k$.")
-    prompt = (r"At initialisation, queries and keys have centred, independent coordinates of standard deviation 1. "
-              r"Transformers divide the scores by $\sqrt{d_k}$, not by $d_k$, and not by nothing. "
-              r"Exactly one statement is true: which?")
-    return Question("q2_why_the_root", "single", prompt, one_true(draws, [*ROOT_IDEAS, sizes], 5), params=params)
+    step = worked("step", {"d_k": d}, (d,), [(math.sqrt(d),), (1.0,), (d * d,)],
+                  f"With $d_k = {d}$, a gradient step moves an undivided layer's logits by about NUM times their "
+                  r"gradient, and those divided by $\sqrt{d_k}$ by once theirs: no one rate suits both.",
+                  rf"False: at initialisation and to first order, under plain gradient descent, a step moves the "
+                  rf"logits by about $d_k/c^2$ times their gradient: ${d}$ times for $c = 1$, once for "
+                  r"$c = \sqrt{d_k}$.")
+    prompt = (r"At initialisation, queries and keys have centred, independent coordinates of standard deviation 1, "
+              r"and the layer is trained by plain gradient descent. Transformers divide the scores by $\sqrt{d_k}$, "
+              r"not by $d_k$, and not by nothing. Exactly one statement is true: which?")
+    return Question("q2_why_the_root", "single", prompt, one_true(draws, [*ROOT_IDEAS, step], 5), params=params)
 
 
-# --- 3. What a closed row loses ---------------------------------------------------------------------------------
+# --- 3. What a saturated row loses ------------------------------------------------------------------------------
 ROW_IDEAS = [
     idea("wq_wk", r"Through this row, $W^Q$ and $W^K$ get little gradient: it reaches them only through the row's "
          r"softmax Jacobian, whose entries are all small here.",
          r"Through this row, $W^Q$ and $W^K$ still get their full gradient, since the row's output depends on the "
-         r"queries and keys whether the row is closed or not.",
+         r"queries and keys whether the row is saturated or not.",
          r"False: every gradient for $W^Q$ and $W^K$ passes through the row's softmax Jacobian, and each entry of "
          r"it has a factor close to 0 when one weight is close to 1."),
     idea("wv", r"$W^V$ still gets gradient through this row: the path from the output to the values does not pass "
          r"through the softmax Jacobian.",
-         r"$W^V$ gets no gradient through this row either: a closed row blocks every path back from its output.",
+         r"$W^V$ gets no gradient through this row either: a saturated row blocks every path back from its output.",
          r"False: the output is $\sum_j \alpha_j \boldsymbol v_j$, so value $j$ gets $\alpha_j$ times the output's "
          r"gradient, with no softmax Jacobian on the way."),
     idea("output", r"The row's output is still a finite weighted mean of the value vectors, dominated by the top "
          r"position's value vector.",
-         r"The row's output is NaN: a softmax overflows once a row is this closed.",
-         r"False: these weights are ordinary numbers, and a softmax computed the usual way (largest score "
+         r"The row's output is NaN: the softmax overflows once a row is this saturated, so no output is computed.",
+         r"False: these weights are ordinary numbers, and a softmax computed the usual way (largest logit "
          r"subtracted first) does not overflow; the output is $\sum_j \alpha_j \boldsymbol v_j$."),
 ]
 
 
-def closed_row(draws, avoid):
+def saturated_row(draws, avoid):
     def make(draws):
         t = draws.choice((4, 5, 6, 8))
-        top = draws.choice(range(950, 991))  # thousandths: closed enough for every entry to be small
+        top = draws.choice(range(950, 991))  # thousandths: saturated enough for every entry to be small
         rest = draws.shares(1000 - top, t - 1)
         p = draws.index(t)
         alphas = tuple(x / 1000 for x in [*rest[:p], top, *rest[p:]])
         return (("alphas", alphas), ("top", p + 1), ("other", draws.choice([j for j in range(1, t + 1) if j != p + 1])))
-    params = fresh(draws, avoid, "q3_closed_row", make)
+    params = fresh(draws, avoid, "q3_saturated_row", make)
     alphas, p, m = (value for _, value in params)
     a, b = alphas[p - 1], alphas[m - 1]
     slope = 1 - sum(x * x for x in alphas)
-    prompt = (rf"One row of attention weights over $T = {len(alphas)}$ positions has nearly closed: "
-              rf"$\boldsymbol\alpha = {math_list(alphas)}$, its largest weight at position {p}. With $e_j$ the "
-              r"row's scores, its softmax Jacobian has the entries $\partial\alpha_j/\partial e_m$. "
+    prompt = (rf"One row of attention weights over $T = {len(alphas)}$ positions is nearly saturated: "
+              rf"$\boldsymbol\alpha = {math_list(alphas)}$, its largest weight at position {p}. With $s_j$ the "
+              r"row's logits, its softmax Jacobian has the entries $\partial\alpha_j/\partial s_m$. "
               r"Which statements are true?")
     makers = [*ROW_IDEAS,
               worked("diagonal_top", {"alpha": a}, (a * (1 - a),), [(1 - a,), (a,), (0.25,), (a * a,)],
@@ -142,21 +146,20 @@ def closed_row(draws, avoid):
                      rf"False: $\alpha_{m}(1-\alpha_{m}) = {b} \times {approx(1 - b)} \approx {approx(b * (1 - b))}$."),
               worked("off_diagonal", {"alpha_top": a, "alpha_other": b}, (-a * b,),
                      [(a * b,), (-b * b,), (-a * (1 - a),)],
-                     rf"The off-diagonal entry $\partial\alpha_{p}/\partial e_{m} = -\alpha_{p}\alpha_{m}$ is "
+                     rf"The off-diagonal entry $\partial\alpha_{p}/\partial s_{m} = -\alpha_{p}\alpha_{m}$ is "
                      "about NUM.",
                      rf"False: $-\alpha_{p}\alpha_{m} = -{a} \times {b} \approx {approx(-a * b)}$."),
               worked("total_slope", {"alphas": alphas}, (slope,),
                      [(1 - slope,), (a * (1 - a),), (1 - a,), (1 - 1 / len(alphas),)],
                      r"The row's total slope $1 - \sum_j \alpha_j^2$ is about NUM.",
                      rf"False: $1 - \sum_j \alpha_j^2 \approx {approx(slope)}$.")]
-    return Question("q3_closed_row", "multi", prompt, some_true(draws, makers, 5), params=params)
+    return Question("q3_saturated_row", "multi", prompt, some_true(draws, makers, 5), params=params)
 
 
 # --- 4. Why a classifier's softmax with cross-entropy does not stall --------------------------------------------
 CE_IDEAS = [
-    idea("log_cancels", r"The logarithm of the cross-entropy undoes the exponential of the softmax: the gradient with "
-         r"respect to the logits is $\hat{\boldsymbol y} - \boldsymbol y$ ($\boldsymbol y$ one-hot), with no factor "
-         r"$\hat y_j(1-\hat y_j)$ to make it small.",
+    idea("log_cancels", r"The cross-entropy's logarithm undoes the softmax's exponential: the gradient with respect to "
+         r"the logits is $\hat{\boldsymbol y} - \boldsymbol y$, with no factor $\hat y_j(1-\hat y_j)$.",
          r"The gradient with respect to the logits keeps the softmax's factor $\hat y_c(1-\hat y_c)$; the "
          r"classifier escapes only because its logits stay small.",
          r"False: the logarithm cancels the exponential, and the gradient is $\hat{\boldsymbol y} - \boldsymbol y$, "
@@ -204,7 +207,7 @@ def cross_entropy(draws, avoid):
               r"\operatorname{softmax}(\boldsymbol z)$, followed by the cross-entropy $\ell = -\ln \hat y_c$ for the "
               rf"correct class $c$. On one example it gives $\hat{{\boldsymbol y}} = {math_list(y)}$: sure of class "
               rf"{t}, while the correct class is $c = {c}$. Its training does not stall on such examples the way a "
-              r"closed attention row does. Exactly one statement is true: which?")
+              r"saturated attention row does. Exactly one statement is true: which?")
     return Question("q4_cross_entropy", "single", prompt, one_true(draws, makers, 5), params=params)
 
 
@@ -253,7 +256,7 @@ def order_kept(draws, avoid):
                      rf"False: the top weight is about ${approx(top[0])}$ without the divisor and ${approx(top[1])}$ "
                      r"with it: dividing by a constant above 1 makes a row more even."),
               worked("gap", {"scores": scores, "d_k": d}, (gap / r,), [(gap / d,)],
-                     f"The divisor shrinks the gap between the largest and the smallest score from ${gap}$ to "
+                     f"The divisor shrinks the gap between the row's largest and smallest logit from ${gap}$ to "
                      "about NUM.",
                      rf"False: dividing every score by ${r}$ divides every gap by ${r}$: "
                      rf"${gap}/{r} \approx {approx(gap / r)}$.")]
@@ -264,4 +267,4 @@ def order_kept(draws, avoid):
     return Question("q5_order_kept", "multi", prompt, some_true(draws, makers, 4), params=params)
 
 
-TOPICS = (score_size, why_the_root, closed_row, cross_entropy, order_kept)
+TOPICS = (score_size, why_the_root, saturated_row, cross_entropy, order_kept)

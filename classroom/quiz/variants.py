@@ -2,7 +2,7 @@
 
 The self-check of notebooks/05-test-your-intuition.ipynb shows its five questions with instant feedback, and the
 public repository holds the graded quiz's source; so the graded quiz is a *variant*: the same five topics (how large
-a score is; why the root and not d_k; what a closed row loses; why a classifier's softmax with cross-entropy does
+a score is; why the root and not d_k; what a saturated row loses; why a classifier's softmax with cross-entropy does
 not stall; what dividing does not change), with other numbers, other statements and the letters shuffled, drawn
 from a seed. The repository ships the variant of the public seed PUBLIC_SEED; an instructor draws one of their own
 from a secret seed (`make quiz-variant QUIZ_SEED=...`, tools/quiz_variant.py), keeps the seed, and never publishes

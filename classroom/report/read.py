@@ -92,6 +92,9 @@ def collect(root, assignment):
                               "an assignment enters the gradebook with `make release`.") from None
         gb_notebooks = sorted(source.notebooks, key=lambda nb: (nb.name != assignment, nb.name))
         checks = _checks(gb_notebooks)
+        # A written answer (the derivation) waits for a grade by hand in every submission: the formgrader's Manual
+        # Grading lists those; only a check flagged for grading by hand is a reason to look.
+        answers = {cell.name for nb in gb_notebooks for cell in nb.solution_cells}
         notebooks = tuple((nb.name, float(nb.max_score)) for nb in gb_notebooks)
         max_score = float(source.max_score)
         submissions = sorted(gb.assignment_submissions(assignment), key=lambda s: s.student.id)
@@ -103,7 +106,8 @@ def collect(root, assignment):
                    float(sub.total_seconds_late or 0.0),
                    {nb.name: float(nb.score) for nb in sub.notebooks},
                    {(nb.name, g.name): float(g.score) for nb in sub.notebooks for g in nb.grades},
-                   [g.name for nb in sub.notebooks for g in nb.grades if g.needs_manual_grade])
+                   [g.name for nb in sub.notebooks for g in nb.grades
+                    if g.needs_manual_grade and g.name not in answers])
                   for sub in submissions]
     students = []
     for student_id, raw, penalty, top, late, by_notebook, by_check, flagged in graded:

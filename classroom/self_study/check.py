@@ -10,6 +10,8 @@ student `learner`, `python -m classroom.autograde` (the class's driver: the sand
 check, the same messages) and `nbgrader generate_feedback` (the class's page, with the self_study template that adds
 a note after full marks). The pages are written to my-work/feedback/<notebook>.html, and the score of each notebook
 and each part of it (the level-2 headings of the notebook, "## Part 1: ...") is printed, with the checks not passed.
+An answer a teacher grades by hand (the written derivation) is not graded here: it is named, its points are left out
+of the scores and of full marks, and after full marks the learner compares it with the reference.
 Every run grades the files as they are now: nothing of an earlier run is kept.
 
 Run it through make: `make check-exercise` puts the environment's bin/ first on PATH, where nbgrader finds `alembic`
@@ -167,7 +169,7 @@ def write_pages(private, assignment, notebooks, target):
 
 def grade(coursedir, assignment, folder, target, sandboxed=True):
     """Grade the learner's `folder` in a private course: (the report's Summary, {notebook: part_headings},
-    [feedback pages written])."""
+    {notebook: by_hand_points}, [feedback pages written])."""
     notebooks = released_notebooks(coursedir, assignment)
     with private_course(coursedir, assignment) as root:
         private = hand_in(root, assignment, folder, notebooks)
@@ -175,17 +177,22 @@ def grade(coursedir, assignment, folder, target, sandboxed=True):
         run("Writing the feedback", ["nbgrader", "generate_feedback", assignment, "--force"], root)
         summary = report.collect(root, assignment)
         parts = {name: part_headings(private, assignment, name) for name in notebooks}
-        return summary, parts, write_pages(private, assignment, notebooks, target)
+        by_hand = {name: by_hand_points(private, assignment, name) for name in notebooks}
+        return summary, parts, by_hand, write_pages(private, assignment, notebooks, target)
 
 
 # ---- what is printed ------------------------------------------------------------------------------------------------
-def part_headings(private, assignment, name):
-    """{grade_id: the level-2 heading above it, or None} of one released notebook ("(5 points)" left out)."""
+def released_cells(private, assignment, name):
+    """The cells of one released notebook."""
     path = os.path.join(released_folder(private, assignment), f"{name}.ipynb")
     with open(path, encoding="utf-8") as file:
-        nb = json.load(file)
+        return json.load(file)["cells"]
+
+
+def part_headings(private, assignment, name):
+    """{grade_id: the level-2 heading above it, or None} of one released notebook ("(5 points)" left out)."""
     heading, found = None, {}
-    for cell in nb["cells"]:
+    for cell in released_cells(private, assignment, name):
         if cell.get("cell_type") == "markdown":
             for line in cells.source(cell).splitlines():
                 if line.startswith("## "):
@@ -193,6 +200,13 @@ def part_headings(private, assignment, name):
         if cells.is_grade(cell):
             found[cells.grade_id(cell)] = heading
     return found
+
+
+def by_hand_points(private, assignment, name):
+    """{grade_id: points} of the answers a teacher grades by hand in one released notebook (nbgrader's manually
+    graded answers: answer cells with points, such as the written derivation)."""
+    return {cells.grade_id(cell): float(cells.nbgrader(cell).get("points", 0))
+            for cell in released_cells(private, assignment, name) if cells.is_grade(cell) and cells.is_solution(cell)}
 
 
 def number(x):
@@ -206,16 +220,25 @@ def line(label, score, top, indent=0):
     return f"{label}  {score:>{max(WIDTH - len(label) - 2, len(score))}}"
 
 
-def table(summary, parts):
-    """The lines printed for one graded learner: each notebook, its parts, the checks not passed, the total."""
+def graded_here(summary, by_hand):
+    """{notebook: the points graded here}: each notebook's, less those of the answers a teacher grades by hand."""
+    return {name: top - sum(by_hand[name].values()) for name, top in summary.notebooks}
+
+
+def table(summary, parts, by_hand):
+    """The lines printed for one graded learner: each notebook, its parts, the checks not passed, the answers graded
+    by hand in a class (not here, so their points are left out), the total."""
     learner = summary.students[0]
+    tops = graded_here(summary, by_hand)
     out = []
-    for name, top in summary.notebooks:
-        out.append(line(f"{name}.ipynb", learner.notebooks.get(name, 0.0), top))
+    for name, _ in summary.notebooks:
+        out.append(line(f"{name}.ipynb", learner.notebooks.get(name, 0.0), tops[name]))
         checks = [check for check in summary.checks if check.notebook == name]
         groups = {}
         for check in checks:
             groups.setdefault(parts[name].get(check.grade_id), []).append(check)
+        for grade_id in by_hand[name]:
+            groups.setdefault(parts[name].get(grade_id), [])
         for heading, group in groups.items():
             if len(groups) > 1:
                 out.append(line(heading or "Before the first part", sum(learner.checks.get(c.key, 0.0) for c in group),
@@ -225,19 +248,25 @@ def table(summary, parts):
                 if got < check.points:
                     text = f"not passed ({number(got)} of {number(check.points)}): {check.description}"
                     out += textwrap.wrap(text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8)
-    out.append(line("Total", learner.raw_score, summary.max_score))
+            for grade_id, points in by_hand[name].items():
+                if parts[name].get(grade_id) == heading:
+                    text = (f"not graded here ({number(points)} points, graded by hand in a class): your written "
+                            "answer; after full marks, compare it with the reference solution")
+                    out += textwrap.wrap(text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8)
+    out.append(line("Total", learner.raw_score, sum(tops.values())))
     return out
 
 
-def report_lines(summary, parts, pages, work, sandboxed):
+def report_lines(summary, parts, by_hand, pages, work, sandboxed):
     learner = summary.students[0]
     how = "in the sandbox" if sandboxed else "WITHOUT the sandbox (--no-sandbox: your code ran with your rights)"
     out = textwrap.wrap(f"Graded {work}/ with the grader a class gets, {how}, every hidden part of every check "
                         "included.", WIDTH) + [""]
-    out += table(summary, parts)
+    out += table(summary, parts, by_hand)
     out += ["", "The feedback pages (open them in a browser, or in JupyterLab's file browser):"]
     out += [f"  {os.path.relpath(page)}" for page in pages]
-    full = [f"{name}.ipynb" for name, top in summary.notebooks if learner.notebooks.get(name, 0.0) >= top > 0]
+    tops = graded_here(summary, by_hand)
+    full = [f"{name}.ipynb" for name, _ in summary.notebooks if learner.notebooks.get(name, 0.0) >= tops[name] > 0]
     if len(full) == len(summary.notebooks):
         out.append("Full marks. The pages now say where the reference solution is, and what to read next.")
     else:
@@ -272,11 +301,12 @@ def main(argv=None):
         return 2
     print(f"Grading {folder}/ (this takes a minute) ...", flush=True)
     try:
-        summary, parts, pages = grade(coursedir, args.assignment, folder, feedback_folder(args.work), sandboxed)
+        summary, parts, by_hand, pages = grade(coursedir, args.assignment, folder, feedback_folder(args.work),
+                                               sandboxed)
     except GraderFailed as exc:
         print(f"Nothing was graded: the grader itself failed, not your work. {exc}", file=sys.stderr)
         return 1
-    print("\n".join(report_lines(summary, parts, pages, folder, sandboxed)))
+    print("\n".join(report_lines(summary, parts, by_hand, pages, folder, sandboxed)))
     return 0
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_gradient_size
 
 # %% by_hand_row (2 points)
-"""Step 1: the three entries of dl/de for the row worked by hand."""
+"""Step 2: the three entries of dl/ds for the row worked by hand."""
 import numpy as np
 
 import classroom.checks.exercise as _checks
@@ -66,20 +66,20 @@ def _right_values(out, A, G, want, rtol=1e-7, atol=1e-12):
 try:
     by_hand
 except NameError:
-    raise AssertionError("Step 1 is not answered yet: set by_hand = [..., ..., ...] in its cell") from None
+    raise AssertionError("Step 2 is not answered yet: set by_hand = [..., ..., ...] in its cell") from None
 _hand = _checks.three_numbers(by_hand)
 print(f"by_hand = {_hand.round(6).tolist()}: three numbers, as asked.")
 # Only when graded: whether the three numbers are right.
 ### BEGIN HIDDEN TESTS
 _alpha, _g = np.array([1 / 2, 1 / 3, 1 / 6]), np.array([6.0, 0.0, 12.0])
-_chained = (np.diag(_alpha) - np.outer(_alpha, _alpha)) @ _g  # dl/de_k = sum_j g_j J_jk, and J is symmetric
+_chained = (np.diag(_alpha) - np.outer(_alpha, _alpha)) @ _g  # dl/ds_m = sum_j g_j J_jm, and J is symmetric
 if not np.allclose(_hand, _chained, rtol=1e-6, atol=1e-9):
     if np.allclose(_hand, _alpha * (1 - _alpha) * _g):
-        _why = "you kept only the term j = k of the sum; the terms j != k, each -alpha_j alpha_k g_j, are missing"
+        _why = "you kept only the term j = m of the sum; the terms j != m, each -alpha_j alpha_m g_j, are missing"
     elif abs(_hand.sum()) > 1e-6:
-        _why = "the three entries should add up to zero (a shift of every score of the row changes nothing)"
+        _why = "the three entries should add up to zero (a shift of every logit of the row changes nothing)"
     else:
-        _why = "redo the sum over j for each k, one term at a time, with the two cases of the derivative"
+        _why = "redo the sum over j for each m, one term at a time, with the two cases of the derivative"
     raise AssertionError(f"by_hand is not right: {_why}")
 ### END HIDDEN TESTS
 
@@ -93,13 +93,13 @@ assert np.allclose(result, expected), f"expected\n{expected}\nbut your function 
 print("The 2 x 2 example is right.")
 
 # %% matches_finite_differences (2 points)
-"""Agrees with central differences of the loss l(E) = sum(G * softmax(E)), one score nudged at a time."""
+"""Agrees with central differences of the loss l(S) = sum(G * softmax(S)), one logit nudged at a time."""
 def _agrees_with_nudging(seed, T=5):
     rng = np.random.default_rng(seed)
-    E, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
-    numeric = _checks.nudged_gradient(E, G)
-    gap = np.max(np.abs(_checks.as_matrix(score_gradient(_checks.softmax_rows(E), G), T) - numeric))
-    assert gap < 1e-6, (f"nudging each score by 1e-6 and watching the loss gives a gradient up to {gap:.3g} away "
+    S, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
+    numeric = _checks.nudged_gradient(S, G)
+    gap = np.max(np.abs(_checks.as_matrix(score_gradient(_checks.softmax_rows(S), G), T) - numeric))
+    assert gap < 1e-6, (f"nudging each logit by 1e-6 and watching the loss gives a gradient up to {gap:.3g} away "
                         "from yours: redo the sum over j of g_ij times the derivative of alpha_ij")
     return gap
 
@@ -113,7 +113,7 @@ _agrees_with_nudging(20, T=6)
 # %% values_match_reference (3 points)
 """Values match an independent reference for T = 1, 2, 8 and 300, with float64 and float32 inputs."""
 _one = _checks.as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
-assert abs(_one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its score, so its gradient is 0; your "
+assert abs(_one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its logit, so its gradient is 0; your "
                                  f"function returned {_one[0, 0]:.3g}")
 print("With T = 1 your gradient is 0, as it must be.")
 # Only when graded: values against an independent reference on inputs you have not seen (T = 1 to 300, float32 too).
@@ -130,7 +130,7 @@ _right_values(score_gradient(A, G), A, G, want, rtol=1e-4, atol=1e-6)
 ### END HIDDEN TESTS
 
 # %% rows_sum_to_zero (1 point)
-"""Every row of the result sums to zero (adding a constant to a row of scores leaves the softmax unchanged)."""
+"""Every row of the result sums to zero (adding a constant to a row of logits leaves the softmax unchanged)."""
 def _rows_sum_to_zero(seed):
     got = _checks.as_matrix(score_gradient(*_checks.case(8, seed)), 8)
     sums = got.sum(axis=1)
@@ -148,7 +148,7 @@ _rows_sum_to_zero(30)
 ### END HIDDEN TESTS
 
 # %% one_hot_rows_give_zero (1 point)
-"""A row of A that has closed on one position passes no gradient back to its scores."""
+"""A saturated row of A (one weight 1, the rest 0) passes no gradient back to its logits."""
 def _one_hot_rows(seed):
     A, G = _checks.case(6, seed)
     A[[1, 4]] = 0.0
@@ -238,7 +238,7 @@ _checks.small_peak(score_gradient, 400, 90, 64 * 2 ** 20, measures.peak_extra_by
 ### END HIDDEN TESTS
 
 # %% size_follows_the_definition (2 points)
-"""score_gradient_size(Q, K, G, divisor) is the mean of |dl/de| for the scores e = Q K^T / divisor."""
+"""score_gradient_size(Q, K, G, divisor) is the mean of |dl/ds| for the logits s = Q K^T / divisor."""
 def _size_follows(T, d_k, seed):
     Q, K, G = _checks.draw(T, d_k, seed)
     for divisor in (1.0, float(np.sqrt(d_k))):
@@ -270,13 +270,13 @@ print(f"Undivided the size falls from {_small[0]:.3g} to {_wide[0]:.3g}; divided
 # Only when graded: each average near the grader's own (divided 5 %, undivided 25 %), at unseen widths and seeds.
 ### BEGIN HIDDEN TESTS
 def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
-    """The grader's measurement: every draw at once, as a stack of (T, T) score matrices."""
+    """The grader's measurement: every draw at once, as a stack of (T, T) logit matrices."""
     rng = np.random.default_rng(seed)
     Q, K, G = rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, T))
     sizes = []
     for divisor in (1.0, np.sqrt(d_k)):
-        E = Q @ K.transpose(0, 2, 1) / divisor
-        A = np.exp(E - E.max(axis=2, keepdims=True))
+        S = Q @ K.transpose(0, 2, 1) / divisor
+        A = np.exp(S - S.max(axis=2, keepdims=True))
         A /= A.sum(axis=2, keepdims=True)
         sizes.append(np.mean(np.abs(A * (G - np.sum(A * G, axis=2, keepdims=True)))))
     return sizes

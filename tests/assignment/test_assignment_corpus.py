@@ -16,8 +16,8 @@ def test_the_corpus_covers_every_kind():
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
     used = {entry["solution"] for entry in ENTRIES.values()}
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
-    answers = {p.name for p in course.ANSWERS.glob("*.py")}
-    defaults = {f"{grade_id}.py" for grade_id in course.answer_cells()}
+    answers = {p.name for p in course.ANSWERS.iterdir() if p.suffix in (".py", ".md")}  # .md: a written answer
+    defaults = {next(course.ANSWERS.glob(f"{grade_id}.*")).name for grade_id in course.answer_cells()}
     used = {code for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code} | defaults
     assert answers == used, f"answer files not used: {sorted(answers - used)}; missing: {sorted(used - answers)}"
 

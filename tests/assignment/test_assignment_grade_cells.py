@@ -35,7 +35,8 @@ def test_the_tool_refuses_a_file_and_a_notebook_that_disagree():
 def test_the_checks_file_runs_as_a_module_against_the_reference_solution(tmp_path, monkeypatch):
     """Importing grade_cells.py runs every check in order, with `score_gradient_solution` the source notebook's
     answer cells: its imports resolve, every name it uses is defined, and the reference answers pass."""
-    answers = [c for c in nbformat.read(SOURCE, as_version=4).cells if c.metadata.get("nbgrader", {}).get("solution")]
+    answers = [c for c in nbformat.read(SOURCE, as_version=4).cells
+               if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")]  # not the written answer
     (tmp_path / "score_gradient_solution.py").write_text("\n\n".join(c.source for c in answers))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(CHECKS.parent))

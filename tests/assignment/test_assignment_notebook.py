@@ -16,7 +16,7 @@ ONLY_WHEN_GRADED = "# Only when graded:"
 
 
 def grade_cells(nb):
-    return [c for c in nb["cells"] if cells.is_grade(c)]
+    return [c for c in nb["cells"] if cells.is_check(c)]  # the written derivation is graded by hand
 
 
 NOTEBOOKS = sorted(p.name for p in SOURCE.parent.glob("*.ipynb"))  # the exercise and the quiz
@@ -65,15 +65,30 @@ def test_each_grade_cell_checks_one_named_behaviour_and_raises_on_failure(cell):
         "a check with a hidden part says on a `# Only when graded:` line what only the grader decides, and only it"
 
 
-def test_the_prompt_gives_the_two_cases_and_hides_the_result_in_a_hint():
+def test_the_prompt_gives_the_two_cases_and_never_the_result():
     text = "".join("".join(c["source"]) for c in load_notebook(RELEASE)["cells"] if c["cell_type"] == "markdown")
-    for needle in (r"\alpha_{ij}\,(1 - \alpha_{ij})", r"-\,\alpha_{ij}\,\alpha_{ik}", "No Jacobian",
+    for needle in (r"\alpha_{ij}\,(1 - \alpha_{ij})", r"-\,\alpha_{ij}\,\alpha_{im}", "No Jacobian",
                    "Whole-array operations", "Leave `A` and `G` alone"):
         assert needle in text
-    before_hint, hint = text.split("<details>", 1)
-    result = r"\alpha_{ik}\Big(g_{ik} - \sum"
-    assert result not in before_hint and result in hint.split("</details>", 1)[0], \
-        "the simplified result appears only inside the collapsed hint"
+    for result in (r"\alpha_{im}\Big(g_{im} - \sum", "weighted by row $i$ of $A$", "<details>"):
+        assert result not in text, "the student derives the result: the release must not give it, not even in a hint"
+
+
+def test_the_written_derivation_is_graded_by_hand_and_released_empty():
+    source = [c for c in load_notebook(SOURCE)["cells"] if cells.grade_id(c) == "derivation"]
+    released = [c for c in load_notebook(RELEASE)["cells"] if cells.grade_id(c) == "derivation"]
+    assert len(source) == len(released) == 1
+    meta = source[0]["metadata"]["nbgrader"]
+    assert source[0]["cell_type"] == "markdown" and meta["grade"] and meta["solution"] and meta["points"] > 0, \
+        "a manually graded answer: a Markdown cell marked both solution and grade, with points"
+    assert r"\alpha_{im}\Big(g_{im} - \sum" in "".join(source[0]["source"])
+    assert "".join(released[0]["source"]).strip() == "YOUR ANSWER HERE"
+
+
+def test_the_row_worked_by_hand_is_not_printed_for_the_student():
+    code = "".join("".join(c["source"]) for c in load_notebook(RELEASE)["cells"]
+                   if c["cell_type"] == "code" and not cells.nbgrader(c))
+    assert "[1 / 2, 1 / 3, 1 / 6]" not in code and "6.0, 0.0, 12.0" not in code
 
 
 def test_release_holds_no_solution_and_no_hidden_test():

@@ -17,6 +17,7 @@ import pytest
 
 from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
+from classroom.quiz import topics
 from classroom.quiz.variants import PUBLIC_SEED, draw
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool
@@ -108,7 +109,7 @@ def softmax(scores):
 SCORE_SIZES = {"sd": lambda s, d: s * d ** 0.5, "variance": lambda s, d: s * s * d, "sd_root": lambda s, d: s,
                "sd_dk": lambda s, d: s / d ** 0.5}
 CLAIMS = {  # topic -> the numbers a true claim states, from its params
-    "sizes": lambda p: (p["d_k"] ** 0.5, p["d_k"] ** -0.5),
+    "step": lambda p: ((p["d_k"] / 1.0 ** 2) / (p["d_k"] / np.sqrt(p["d_k"]) ** 2),),  # d_k / c^2: c = 1 over c = √d_k
     "diagonal_top": lambda p: (p["alpha"] * (1 - p["alpha"]),),
     "diagonal_other": lambda p: (p["alpha"] * (1 - p["alpha"]),),
     "off_diagonal": lambda p: (-p["alpha_top"] * p["alpha_other"],),
@@ -259,3 +260,20 @@ def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path
     makefile = (ROOT / "Makefile").read_text()
     recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python -m tools\.quiz_variant .*\n\t\$\(MAKE\) release .*$"
     assert re.search(recipe, makefile, re.M)
+
+
+def test_the_why_question_gives_nothing_away_by_length():
+    """In every variant, question 2's options (the reason, and false reasons) are of like length."""
+    for seed in (f"length-check-{i:03d}" for i in range(40)):
+        question = next(q for q in draw(seed) if q.id == "q2_why_the_root")
+        lengths = [len(claim.text) for _, claim in question.options]
+        assert max(lengths) <= 1.3 * min(lengths), f"seed {seed}: option lengths {lengths}"
+
+
+@pytest.mark.parametrize("ideas", ["ROOT_IDEAS", "ROW_IDEAS", "CE_IDEAS", "DIVIDE_IDEAS"])
+def test_a_statement_is_as_long_when_false_as_when_true(ideas):
+    """Each conceptual statement is written twice, true and false, to like length: its length never tells which."""
+    for make in getattr(topics, ideas):
+        true, false = make(None, True), make(None, False)
+        lengths = sorted((len(true.text), len(false.text)))
+        assert lengths[1] <= 1.3 * lengths[0], f"{true.topic}: true {len(true.text)}, false {len(false.text)} characters"

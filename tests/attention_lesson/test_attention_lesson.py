@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from attention_lesson import as_curve, as_score_rows, as_width, as_widths, format_table, softmax_rows
+from attention_lesson import as_curve, as_rows, as_width, as_widths, format_table, softmax_rows
 from attention_lesson.checks import as_by_divisor
 
 
@@ -36,7 +36,7 @@ class TestSoftmaxRows:
 class TestChecks:
     @pytest.mark.parametrize("bad, message", [
         ([[[1.0]]], "scores must be a 1-D or 2-D array"),
-        ([], "at least one score"),
+        ([], "at least one value"),
         ([1.0, float("nan")], "must be finite"),
         ([1.0, float("inf")], "must be finite"),
         ("abc", "must be numbers"),
@@ -44,14 +44,14 @@ class TestChecks:
     ])
     def test_bad_scores_name_the_argument_and_the_fault(self, bad, message):
         with pytest.raises((ValueError, TypeError), match=message):
-            as_score_rows(bad)
+            as_rows(bad)
 
     def test_the_argument_name_appears_in_the_error(self):
         with pytest.raises(ValueError, match="^weights must be finite"):
-            as_score_rows([np.nan], "weights")
+            as_rows([np.nan], "weights")
 
     def test_softmax_rejects_bad_input_clearly(self):
-        with pytest.raises(ValueError, match="scores must be finite"):
+        with pytest.raises(ValueError, match="logits must be finite"):
             softmax_rows([0.0, np.nan])
 
     @pytest.mark.parametrize("bad", [0, -4, 2.5, float("nan"), True, "64", None])

@@ -68,7 +68,7 @@ def test_a_number_is_marked_exactly():
 
 
 def test_a_multi_select_is_all_or_nothing():
-    q = BANK["q3_closed_row"]
+    q = BANK["q3_saturated_row"]
     answer = set(right_answer(q))
     assert quiz.is_correct(q, answer) and quiz.is_correct(q, [a.upper() for a in answer])
     assert not quiz.is_correct(q, answer - {sorted(answer)[0]})
@@ -83,9 +83,9 @@ def test_a_multi_select_is_all_or_nothing():
     ("q2_why_the_root", 1, "one letter among a, b, c, d, e"),
     ("q2_why_the_root", "z", "one letter among"),
     ("q2_why_the_root", {"a"}, "one letter among"),
-    ("q3_closed_row", "abc", "asks for a set of letters"),
-    ("q3_closed_row", {"a", "q"}, "'q' is not one of the option letters"),
-    ("q3_closed_row", {"a", 1}, "1 is not one of the option letters"),
+    ("q3_saturated_row", "abc", "asks for a set of letters"),
+    ("q3_saturated_row", {"a", "q"}, "'q' is not one of the option letters"),
+    ("q3_saturated_row", {"a", 1}, "1 is not one of the option letters"),
 ])
 def test_an_answer_in_the_wrong_form_gets_a_clear_message(qid, answer, message):
     with pytest.raises(quiz.AnswerFormatError, match=message) as error:
@@ -158,7 +158,7 @@ class TestWidgets:
         assert "Right." in box.feedback.value
 
     def test_check_boxes_are_all_or_nothing(self):
-        q = BANK["q3_closed_row"]
+        q = BANK["q3_saturated_row"]
         box = quiz_widgets.QuestionBox(q)
         answer = set(right_answer(q))
         for check in box.control.children:
@@ -191,3 +191,10 @@ def test_the_notebook_shows_every_question_of_the_bank_as_text():
     shown = ["".join(out["data"]["text/markdown"]) for cell in nb["cells"] if cell["cell_type"] == "code"
              for out in cell["outputs"] if "text/markdown" in out.get("data", {})]
     assert shown == [quiz.question_markdown(q, heading=f"Question {i}") for i, q in enumerate(QUESTIONS, start=1)]
+
+
+@pytest.mark.parametrize("qid", ["q2_why_the_root", "q4_cross_entropy"])
+def test_a_why_question_gives_nothing_away_by_length(qid):
+    """Questions 2 and 4 ask for a reason; their options, the right one included, are of like length."""
+    lengths = [len(text) for _, text in BANK[qid].options]
+    assert max(lengths) <= 1.25 * min(lengths), f"{qid}: option lengths {lengths}: write them to like length"

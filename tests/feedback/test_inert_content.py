@@ -152,12 +152,13 @@ def test_a_hostile_notebook_keeps_nothing_active_and_twice_changes_nothing_more(
 
 def test_nbgrader_metadata_that_could_break_out_of_a_page_is_dropped():
     nb = hostile.hostile_page_notebook(CORRECT)
-    solution = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("solution"))
+    answer = lambda c: c["metadata"].get("nbgrader", {}).get("solution") and c["cell_type"] == "code"
+    solution = next(c for c in nb["cells"] if answer(c))
     solution["metadata"]["nbgrader"].update(points=float("nan"), extra="<script>", checksum="<b>")
     check = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade"))
     check["metadata"]["nbgrader"]["grade_id"] = '"><script>alert(1)</script>'
     once = inert(nb)
-    kept = next(c for c in once.cells if c.metadata.get("nbgrader", {}).get("solution")).metadata.nbgrader
+    kept = next(c for c in once.cells if answer(c)).metadata.nbgrader
     assert "extra" not in kept and "points" not in kept and "checksum" not in kept
     assert not any("script" in json.dumps(c.metadata) for c in once.cells)
 

@@ -53,7 +53,7 @@ def legacy_notebook(autograded):
     was handed in, the displayed payloads as outputs, the verdicts of the real autograded notebook."""
     nb = hostile.with_legacy_outputs(hostile.hostile_page_notebook(CORRECT))
     verdicts = {c["metadata"]["nbgrader"]["grade_id"]: c["outputs"] for c in autograded["cells"]
-                if c.get("metadata", {}).get("nbgrader", {}).get("grade")}
+                if c.get("metadata", {}).get("nbgrader", {}).get("grade") and c["cell_type"] == "code"}
     for cell in nb["cells"]:
         grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id")
         if grade_id in verdicts:

@@ -22,7 +22,8 @@ from coursekit.quiz_answers import QUESTIONS, RIGHT, SECRETS
 pytestmark = pytest.mark.integration
 
 COURSE_ID = "sqrt-dk"
-FULL = 20.0  # score_gradient.ipynb
+FULL = 20.0  # score_gradient.ipynb, its automatic checks
+DERIVATION = 3.0  # score_gradient.ipynb, the written derivation: graded by hand, so 0 until someone does
 QUIZ = 5.0   # intuition_quiz.ipynb: one point per question
 # bob's quiz: 1 and 4 right, 2 a wrong letter, 3 in the wrong form (a string, not a set), 5 left unanswered.
 BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l != RIGHT[2])),
@@ -58,7 +59,7 @@ class Cycle:
         if not path.exists():
             self.student(who, "fetch_assignment", ASSIGNMENT)
         self._fill(path, lambda grade_id: solution_code if grade_id == course.SOLUTION
-                   else (course.ANSWERS / f"{grade_id}.py").read_text())  # the other answers right
+                   else course.right_answer(grade_id))  # the other answers right
         if quiz_answers:
             self._fill(home / ASSIGNMENT / "intuition_quiz.ipynb", lambda grade_id: (
                 f"answer_{grade_id[7:]} = {quiz_answers[int(grade_id[7:])]}" if int(grade_id[7:]) in quiz_answers
@@ -133,7 +134,7 @@ def test_exported_csv_matches_the_gradebook(cycle):
     assert set(rows) == set(cycle.final_scores)
     for who, grades in cycle.final_scores.items():
         assert float(rows[who]["score"]) == sum(grades.values())
-        assert float(rows[who]["max_score"]) == FULL + QUIZ
+        assert float(rows[who]["max_score"]) == FULL + DERIVATION + QUIZ
 
 
 @pytest.mark.parametrize("who", ["alice", "bob", "carol", "dave", "erin"])
@@ -148,7 +149,7 @@ def test_feedback_never_shows_hidden_tests_or_the_reference(cycle, who):
 
 def test_quiz_scores_and_feedback(cycle):
     quiz_scores = {g: v for g, v in cycle.final_scores["bob"].items() if g.startswith("quiz_")}
-    assert quiz_scores == {"quiz_q1_score_size": 1.0, "quiz_q2_why_the_root": 0.0, "quiz_q3_closed_row": 0.0,
+    assert quiz_scores == {"quiz_q1_score_size": 1.0, "quiz_q2_why_the_root": 0.0, "quiz_q3_saturated_row": 0.0,
                            "quiz_q4_cross_entropy": 1.0, "quiz_q5_order_kept": 0.0}
     html = cycle.feedback_html("bob", "intuition_quiz")
     assert "Question 2 is not right." in html and ") False:" in html  # why the letter he chose is wrong

@@ -109,7 +109,8 @@ def test_release_feedback_releases_the_pages_of_the_current_grades(place, tmp_pa
     assert again.returncode == 0
     score = term.gradebook(place)["alice"]["notebooks"][ASSIGNMENT][0]
     pages = [p.read_text() for p in (exchange / "sqrt-dk" / "feedback").glob("*.html")]
-    assert any(f"(Score: {score:g} / 20 points)" in p and ">score_gradient<" in p for p in pages)
+    full = sum(course.max_scores(place, by_hand=True).values())  # the written derivation's points too
+    assert any(f"(Score: {score:g} / {full:g} points)" in p and ">score_gradient<" in p for p in pages)
 
 
 # ---- due dates ---------------------------------------------------------------------------------------------------

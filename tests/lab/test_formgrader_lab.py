@@ -8,7 +8,8 @@ assignment's name and Preview links open source/score_gradient and release/score
 Then the instructor's round in the same formgrader, with one student handing in through the exchange on the same
 machine (nbgrader's command line, as that student): Generate, Release, (the student fetches and submits) Collect,
 Manage Submissions › Autograde (which must be classroom.autograde's sandboxed grading, not nbgrader's in-process
-one: its log and its grading record), a score changed by hand in Manual Grading (kept in the gradebook), Generate
+one: its log and its grading record), a score changed by hand in Manual Grading (kept in the gradebook), the
+written derivation read and graded by hand there (its text shown, its score saved), Generate
 Feedback and Release Feedback; the student fetches the feedback, which is our page and shows that score.
 Screenshots: build/formgrader.png, build/formgrader-autograde.png. The repository's own gradebook.db is never touched
 (the copy gets its own).
@@ -32,6 +33,7 @@ AUTOGRADE_SHOT = ROOT / "build" / "formgrader-autograde.png"
 STUDENT = "carol"
 WAIT_MS = 120_000
 KEEP_VENV = ("-o", ".venv/.ready")  # make: the copy uses the repository's .venv as it is, never rebuilds it
+DERIVATION = "derivation"  # the written answer cell, graded by hand
 
 
 def copy_course(folder):
@@ -168,8 +170,10 @@ def test_the_instructors_round_in_the_formgrader(lab):
         assert which == "success-modal", text
         assert "[classroom.autograde]" in text and "1 graded now" in text, text
         close(page)
-        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder)
-        assert {check: graded.get(check) for check in full} == full, "the correct hand-in did not get full marks"
+        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder, by_hand=True)
+        automatic = {check: points for check, points in full.items() if check != DERIVATION}
+        assert {check: graded.get(check) for check in automatic} == automatic, "the correct hand-in lost marks"
+        assert graded[DERIVATION] == 0, "the written derivation got points before anyone read it"
         page.goto(f"{base}/formgrader/submissions/{notebook_id(folder)}")
         by_hand = page.locator(f"input.score#{helpers.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
         by_hand.wait_for(timeout=WAIT_MS)
@@ -179,6 +183,17 @@ def test_the_instructors_round_in_the_formgrader(lab):
             by_hand.press("Tab")
         assert saved.value.ok, saved.value.status
         assert helpers.scores(folder)[STUDENT][helpers.VISIBLE] == full[helpers.VISIBLE] / 2
+        # The written derivation, graded by hand as INSTRUCTORS.md's rubric says: the formgrader shows the student's
+        # text (rendered) above an empty score box that needs a grade; full marks and a comment are kept.
+        answer = page.locator(".cell", has=page.locator(f"input.score#{DERIVATION}")).first
+        assert "averaged with the weights" in answer.inner_text(), "the formgrader does not show the written answer"
+        written = page.locator(f"input.score#{DERIVATION}")
+        with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT",
+                                  timeout=WAIT_MS) as saved:
+            written.fill(str(full[DERIVATION]))
+            written.press("Tab")
+        assert saved.value.ok, saved.value.status
+        assert helpers.scores(folder)[STUDENT][DERIVATION] == full[DERIVATION]
         page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
         submission = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
         for button in ("generate-feedback", "release-feedback"):
@@ -192,7 +207,9 @@ def test_the_instructors_round_in_the_formgrader(lab):
     assert len(pages) == 1, pages
     page_html = pages[0].read_text()
     assert 'class="label-text"' in page_html and "<math" in page_html, "not our feedback page (classroom/templates)"
+    given = sum(full.values()) - full[helpers.VISIBLE] / 2
     assert f"Score: {full[helpers.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
+    assert f"{given:g} / {sum(full.values()):g}" in page_html, "the derivation's score is not in the feedback's total"
 
 
 def notebook_id(folder):

@@ -1,5 +1,5 @@
 """What a lesson notebook says, read from its committed outputs (tests/lessons/test_source_numbers.py,
-test_training_numbers.py).
+test_prose_numbers.py and test_training_numbers.py).
 
 Reading the committed outputs is as good as running the notebook because nbval, in the same suite, re-runs every
 lesson notebook in a fresh kernel and fails if any output differs from the committed one."""

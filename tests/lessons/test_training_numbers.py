@@ -1,4 +1,4 @@
-"""Every number the prose of notebook 06 quotes is what the notebook itself prints, at the printed precision.
+"""Every number the prose of notebook 06 and its appendix 07 quotes is what they print, at the printed precision.
 
 The committed outputs are read here; nbval, in the same suite, re-runs the notebook in a fresh kernel and fails if
 an output differs, so the check is against what its own code computes. Nothing below hard-codes a result: each claim pairs a phrase of the prose, with a gap for
@@ -13,7 +13,7 @@ import pytest
 from coursekit.repository import ROOT
 from tests.lessons.outputs import stored_text
 
-NOTEBOOK = ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb"
+NOTEBOOKS = (ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb", ROOT / "notebooks" / "07-appendix-chaos-and-adam.ipynb")
 
 # Each printed table is found by a match of its first line; a row is named by its first `key` tokens.
 TABLES = {  # name: (regex for the header, tokens naming a row)
@@ -22,14 +22,16 @@ TABLES = {  # name: (regex for the header, tokens naming a row)
     "summary": (r"start loss\s+best < start/10", 2),  # divisor d_k | start loss | best < start/10 | < start/2
     "gd": (r"divided, rate 1", 1),                    # d_k | divided | rescaled | every step within 1e-7
     "adam change": (r"rescaled, η/√d_k", 1),          # d_k | divided | two rescaled | every step within 1e-7
-    "adam": (r"Adam 0\.01\s+Adam 0\.1", 2),           # divisor d_k | final loss at 0.01 and 0.1 | best < start/10
+    "qk": (r"^\s*head, rate\s+0\.3\s", 2),               # plain or QK-norm, final or largest | one value per rate
+    "adam": (r"Adam 0\.01\s+Adam 0\.1", 2),           # divisor d_k | final loss at 0.01 and 0.1
 }
 # Columns, by token position. The grid's are named by their rate, or as grid_cell says.
 LOSS, SLOPE = 2, 3                                    # "start"
 START_LOSS, TENTH, HALF = 2, 3, 4                     # "summary"
 GD_DIVIDED, GD_RESCALED, GD_SAME = 1, 2, 3            # "gd"
 A_DIVIDED, A_GD_RULE, A_ADAM_RULE, A_SAME = 1, 2, 3, 4  # "adam change"
-ADAM_01, ADAM_1, ADAM_TENTH = 2, 3, 4                 # "adam"
+ADAM_01, ADAM_1 = 2, 3                                # "adam"
+QK_LOSS, QK_LOGIT = 3, 3                              # "qk": first value of a "final loss" and a "largest |logit|" row
 WIDTHS = ("16", "64", "256")
 DIVISORS = ("1", "√d_k", "d_k")
 
@@ -45,15 +47,16 @@ def every(table, rows, columns):
 
 # (phrase with {} for each quoted number, then for each {} the list of cells that must print exactly that number)
 CLAIMS = [
-    ("rows start more closed the wider the head: total slope {}, {} and {}", *each("start", "1", SLOPE)),
+    ("rows start more saturated the wider the head: total slope {}, {} and {}", *each("start", "1", SLOPE)),
     ("one rate is best at every width, {}, with final losses {}, {} and {}",
      [("grid", ("√d_k", d), "best") for d in WIDTHS], *each("grid", "√d_k", "1")),
     ("from starting losses of {} to {}", [("start", ("√d_k", "64"), LOSS), ("summary", ("√d_k", "64"), START_LOSS)],
      [("start", ("√d_k", "16"), LOSS), ("summary", ("√d_k", "16"), START_LOSS)]),
-    ("its own best rate, which grows with the width: {}, {} and {}", *each("grid", "d_k", "best")),
-    ("no rate halves the starting loss of {}",
-     [("start", ("1", "256"), LOSS), ("summary", ("1", "256"), START_LOSS)]),
-    ("not even the smallest, whose runs are calm: {} at rate {} and {} at {}", [("grid", ("1", "256"), ("value", 0))],
+    ("at a best rate that grows with the width: {}, {} and {}", *each("grid", "d_k", "best")),
+    ("At $d_k = 16$ the best ends at {}, at rate {}", [("grid", ("1", "16"), ("value", 3))],
+     [("grid", ("1", "16"), ("rate", 3))]),
+    ("At 256 no calm run halves the starting loss of {}: {} at rate {} and {} at {}",
+     [("start", ("1", "256"), LOSS), ("summary", ("1", "256"), START_LOSS)], [("grid", ("1", "256"), ("value", 0))],
      [("grid", ("1", "256"), ("rate", 0))], [("grid", ("1", "256"), ("value", 1))], [("grid", ("1", "256"), ("rate", 1))]),
     ("Those rows start with a total slope of {}", [("start", ("1", "256"), SLOPE)]),
     ("ends far behind the divided one at every width ({} against {} at $d_k = 16$)",
@@ -61,26 +64,30 @@ CLAIMS = [
     ("At 0.1 the loss is {} at $d_k = 16$ and {} at 64", [("adam", ("√d_k", "16"), ADAM_1)],
      [("adam", ("√d_k", "64"), ADAM_1)]),
     ("the three widths end close together at both rates: {}, {} and {} at 0.01", *each("adam", "d_k", ADAM_01)),
-    ("none works: its rows start with a total slope of {}", [("start", ("1", "256"), SLOPE)]),
+    ("Plain, the calm runs' logits reach {} and {}", [("qk", ("plain", "largest"), QK_LOGIT)],
+     [("qk", ("plain", "largest"), QK_LOGIT + 1)]),
+    ("the largest logit stays between {} and {}", [("qk", ("QK-norm", "largest"), QK_LOGIT)],
+     [("qk", ("QK-norm", "largest"), QK_LOGIT + 3)]),
+    ("the final loss is between {} and {} at every rate from {} to {}", [("qk", ("QK-norm", "final"), QK_LOSS + 2)],
+     [("qk", ("QK-norm", "final"), QK_LOSS)], [("headers", ("qk", 6), 2)], [("headers", ("qk", 6), 6)]),
+    ("none of the calm ones halves the loss: its rows start with a total slope of {}", [("start", ("1", "256"), SLOPE)]),
 ]
 # (phrase the prose must contain, the token every listed cell must print): claims in words, read from the
 # yes-or-no columns and from the `~` that marks a chaotic run.
 FACTS = [
     ("Look for `True` on every line", "True", [("check", (d,), 0) for d in ("1", "2", "4")]),
     ("to rates at which runs turn chaotic", "~", every("grid", [(d, w) for d in DIVISORS for w in WIDTHS], ["last"])),
-    ("the head learns most of the task (its best loss\n  is below a tenth of the start)", "True",
-     [("summary", ("1", "16"), TENTH)]),
-    ("At 64 it gets part of the way", "True", [("summary", ("1", "64"), HALF)]),
-    ("At 64 it gets part of the way", "False", [("summary", ("1", "64"), TENTH)]),
-    ("At 256 no rate halves the starting loss", "False", [("summary", ("1", "256"), HALF)]),
+    ("no calm run reaches a tenth of the start", "False", every("summary", [("1", w) for w in WIDTHS], [TENTH])),
+    ("At 256 no calm run halves the starting loss", "False", [("summary", ("1", "256"), HALF)]),
     ("from rate 0.003 up the runs are chaotic", "~", [("grid", ("1", "256"), ("from", "0.003"))]),
-    ("Divided by $d_k$**, every width learns as well", "True", every("summary", [("d_k", w) for w in WIDTHS], [TENTH])),
+    ("Divided by $d_k$**, every width reaches a tenth of its start", "True",
+     every("summary", [("d_k", w) for w in WIDTHS], [TENTH])),
     ("The two runs agree at every step", "True", every("gd", [(w,) for w in WIDTHS], [GD_SAME])),
     ("though not within $10^{-7}$ at every step", "False", every("adam change", [(w,) for w in WIDTHS], [A_SAME])),
-    ("Adam takes the loss below a tenth of the start only at $d_k = 16$", "True", [("adam", ("1", "16"), ADAM_TENTH)]),
-    ("Adam takes the loss below a tenth of the start only at $d_k = 16$", "False",
-     every("adam", [("1", "64"), ("1", "256")], [ADAM_TENTH])),
+    ("at 64 and 256 both rates are chaotic", "~", every("adam", [("1", "64"), ("1", "256")], [ADAM_01, ADAM_1])),
     ("and the run at 256 is chaotic", "~", [("adam", ("√d_k", "256"), ADAM_1)]),
+    ("from rate 3 up the runs are chaotic", "~", every("qk", [("plain", "final")], [QK_LOSS + 2, QK_LOSS + 3, QK_LOSS + 4])),
+    ("and their logits pass 32", ">32", every("qk", [("plain", "largest")], [QK_LOGIT + 2, QK_LOGIT + 3, QK_LOGIT + 4])),
 ]
 # Decimal numbers the prose may use without their being printed here, and why.
 NOT_PRINTED = {
@@ -179,7 +186,7 @@ def mismatches(prose, tables):
                             f"at {row} column {column}")
     printed_tokens = {token for rows in tables.values() for tokens in rows.values()
                       for token in (tokens.values() if isinstance(tokens, dict) else tokens)}
-    for quoted in sorted(set(re.findall(r"(?<![\w.^{])\d+\.\d+", prose))):
+    for quoted in sorted(set(re.findall(r"(?<![\w.^{:])\d+\.\d+", prose))):
         if quoted not in printed_tokens and quoted not in NOT_PRINTED:
             problems.append(f"the prose quotes {quoted}, which no table prints")
     return problems
@@ -188,8 +195,8 @@ def mismatches(prose, tables):
 @pytest.fixture(scope="module")
 def notebook_output():
     """The notebook's prose and the tables its code cells printed."""
-    prose, printed = stored_text(NOTEBOOK)
-    return prose, parse_tables(printed)
+    texts = [stored_text(path) for path in NOTEBOOKS]
+    return "\n".join(prose for prose, _ in texts), parse_tables([p for _, printed in texts for p in printed])
 
 
 def test_every_table_was_printed(notebook_output):
@@ -231,9 +238,9 @@ def test_the_check_catches_a_changed_table(notebook_output):
     altered = {name: {row: (dict(tokens) if isinstance(tokens, dict) else list(tokens)) for row, tokens in rows.items()}
                for name, rows in tables.items()}
     altered["start"]["1", "256"][SLOPE] = "0.999"
-    altered["summary"]["1", "64"][HALF] = "False"
+    altered["summary"]["1", "256"][HALF] = "True"
     altered["grid"]["√d_k", "64"]["0.3"] = "0.001"  # now the lowest of its row: the best rate moves
     problems = mismatches(prose, altered)
     assert any("prints 0.999" in problem for problem in problems)
-    assert any("needs True" in problem and "prints False" in problem for problem in problems)
+    assert any("needs False" in problem and "prints True" in problem for problem in problems)
     assert any("needs 1" in problem and "prints 0.3" in problem for problem in problems)

@@ -150,6 +150,7 @@ def read_gradebook(course, assignment):
             "penalty": sum(nb.late_submission_penalty or 0.0 for nb in sub.notebooks),
             "notebooks": {nb.name: sum(g.score for g in nb.grades) for nb in sub.notebooks},
             "checks": {(nb.name, g.name): g.score for nb in sub.notebooks for g in nb.grades},
-            "manual": any(g.needs_manual_grade for nb in sub.notebooks for g in nb.grades)}
+            # a check waiting for a grade by hand (a written answer, Markdown, always waits until it is graded)
+            "manual": any(g.needs_manual_grade for nb in sub.notebooks for g in nb.grades if g.cell_type == "code")}
             for sub in gb.assignment_submissions(assignment)}
     return maxima, students

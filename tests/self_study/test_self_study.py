@@ -121,6 +121,16 @@ def test_every_graded_cell_lies_in_the_part_the_notebook_announces():
     assert announced and totals == announced
 
 
+def test_the_written_derivation_is_the_one_answer_left_to_a_teacher():
+    """What a teacher grades by hand (nbgrader's manually graded answers) is left out of the scores printed here, and
+    of full marks: in the exercise, the written derivation and only it; nothing in the quiz."""
+    from nbgrader.coursedir import CourseDirectory
+
+    coursedir = CourseDirectory(root=str(ROOT))
+    assert check.by_hand_points(coursedir, ASSIGNMENT, ASSIGNMENT) == {"derivation": 3.0}
+    assert check.by_hand_points(coursedir, ASSIGNMENT, "intuition_quiz") == {}
+
+
 def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_route(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(launch, "bwrap_path", lambda: None)
     monkeypatch.chdir(tmp_path)

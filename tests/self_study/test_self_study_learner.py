@@ -33,7 +33,7 @@ pytestmark = pytest.mark.integration
 
 NOTEBOOKS = (ASSIGNMENT, "intuition_quiz")
 CHECK = ["check-exercise"] + ([] if course.SANDBOXED else ["CHECK_ARGS=--no-sandbox"])
-WRONG_BY_HAND = (ANSWERS / "by_hand_diagonal_only.py").read_text()  # Step 1 worked with the term j = k only
+WRONG_BY_HAND = (ANSWERS / "by_hand_diagonal_only.py").read_text()  # Step 2 worked with the term j = m only
 SCORE = re.compile(r"^( *)(\S.*?) +(\d+(?:\.\d+)?) / (\d+(?:\.\d+)?)$")
 REFERENCE = f"source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 USES_IT = "notebooks/06-watch-a-wide-layer-stall.ipynb"
@@ -74,7 +74,7 @@ def answer(path, answers):
 
 def right_answers():
     found = {SOLUTION: (SUBMISSIONS / "correct_keepdims.py").read_text()}
-    found.update({grade_id: (ANSWERS / f"{grade_id}.py").read_text() for grade_id in course.answer_cells()})
+    found.update({grade_id: course.right_answer(grade_id) for grade_id in course.answer_cells()})
     found.update({f"answer_{n}": answer_cell(n, value) for n, value in RIGHT.items()})
     return found
 
@@ -190,8 +190,9 @@ def test_the_printed_scores_are_the_class_s(learner, graded_class, run):
         expected[0, f"{name}.ipynb"] = (sum(scores[g] for g in tops), sum(tops.values()))
     expected[0, "Total"] = tuple(map(sum, zip(*expected.values())))
     assert {key: value for key, value in table.items() if key[0] == 0} == expected
-    # score_gradient.ipynb in two parts, 15 and 5 points as its opening cell announces; only Step 1's answer is
-    # wrong in the second run, and it is in part 1
+    # score_gradient.ipynb in two parts, 15 and 5 points graded here (part 1's opening announces 18: the written
+    # derivation's 3 are graded by hand in a class, not here); only Step 2's answer is wrong in the second run, and
+    # it is in part 1
     lost = course.max_scores(graded_class)["by_hand_row"] - scores["by_hand_row"]
     parts = {label.split(":")[0]: value for (indent, label), value in table.items() if indent == 2}
     assert parts == {"Part 1": (15 - lost, 15), "Part 2": (5, 5)}

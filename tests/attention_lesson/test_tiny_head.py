@@ -1,0 +1,34 @@
+"""The tiny head of notebooks 06 and 07 (attention_lesson.tiny_head): its gradients and its calm-run readings."""
+import numpy as np
+import pytest
+
+from attention_lesson import tiny_head as head
+
+
+@pytest.mark.parametrize("gradients", [head.loss_and_gradients, head.qk_norm_loss_and_gradients])
+@pytest.mark.parametrize("divisor", [1.0, 2.0])
+def test_the_backward_pass_agrees_with_central_differences(gradients, divisor):
+    rng = np.random.default_rng(5)
+    X, Y = head.make_task(rng, 1, 2)
+    W_Q, W_K = head.initial_weights(rng, 1, 3)
+    _, _, _, dW_Q, dW_K = gradients(W_Q, W_K, X, Y, divisor)
+    by_Q = head.nudged_gradient(lambda W: gradients(W, W_K, X, Y, divisor)[0][0], W_Q)
+    by_K = head.nudged_gradient(lambda W: gradients(W_Q, W, X, Y, divisor)[0][0], W_K)
+    assert np.abs(dW_Q - by_Q).max() < 1e-7 and np.abs(dW_K - by_K).max() < 1e-7
+
+
+def test_qk_norm_bounds_every_logit_by_the_root_of_d_k():
+    rng = np.random.default_rng(6)
+    X, Y = head.make_task(rng, 1, 4)
+    W_Q, W_K = (50 * w for w in head.initial_weights(rng, 1, 16))  # large weights: large logits without the norm
+    assert np.abs(head.loss_and_gradients(W_Q, W_K, X, Y, 4.0)[1]).max() > 4
+    assert np.abs(head.qk_norm_loss_and_gradients(W_Q, W_K, X, Y, 4.0)[1]).max() <= 4 + 1e-12
+
+
+def test_best_below_leaves_chaotic_runs_out():
+    losses = np.ones((head.STEPS + 1, 2, 2, head.REPEATS))
+    losses[-1, 0] = 0.6                              # rate 0: calm, ends at 0.6 of the start
+    losses[-1, 1, 0], losses[-1, 1, 1] = 0.01, 0.02  # rate 1: head and twin apart, so chaotic, however low
+    assert head.best_below(losses, 0.7) == "True" and head.best_below(losses, 1 / 2) == "False"
+    losses[-1, 0, 1] = 0.5                           # now rate 0 is chaotic too: no calm run is left
+    assert head.best_below(losses, 0.99) == "False"
