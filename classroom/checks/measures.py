@@ -45,15 +45,17 @@ def _kernel_count(f):
 
 
 def python_loops(f, small=4, large=40):
-    """Reasons to believe `f` loops in Python over rows or cells (an empty list when there are none): what the
-    source of `f` and of the helpers it uses shows, and the growth with T of the Python lines one call runs
-    (counted where the function runs)."""
+    """Reasons to believe `f` loops over rows or cells (an empty list when there are none): what the source of `f`
+    and of the helpers it uses shows (classroom.checks.loops: loops whose length the source does not fix, what
+    loops in C, what the rule refuses), and the growth with T of the Python lines one call runs (counted where the
+    function runs). Where it is measured elsewhere, `f.place(line)` says where a line of its source is."""
     count = getattr(f, "line_count", None)
     if count is not None:  # measured where it runs: it says its own source
         source = f.source
     else:
         source, count = _cell_source(f), _kernel_count(f)
-    reasons = [f"line {line} of your solution cell uses {what}" for line, what in find_loops(source, f.__name__)]
+    place = getattr(f, "place", None) or (lambda line: f"line {line} of your solution cell")
+    reasons = [f"{place(line)} uses {what}" for line, what in find_loops(source, f.__name__)]
     n_small, n_large = count(*_inputs(small)), count(*_inputs(large))
     if n_small is None or n_large is None:
         reasons.append("your code switched off the grader's count of the Python lines it runs")

@@ -19,15 +19,20 @@ from .repair_grade_cells import gradebook_cells
 class TrustedGrades(NbGraderPreprocessor):
     """Decide every code grade cell outside the student's kernel; the cell's outputs become the verdict."""
 
-    call_timeout = Float(3.0, help="Seconds one call of the student's function may take.").tag(config=True)
-    define_timeout = Float(5.0, help="Seconds the solution cells may take to run.").tag(config=True)
+    call_timeout = Float(3.0, help="CPU seconds one call of the student's function may use (read from outside its "
+                         "process, so the machine's load does not change it).").tag(config=True)
+    define_timeout = Float(5.0, help="CPU seconds each answer cell may use to run; one that runs past it is left "
+                           "out, and only the checks that need what it defines fail.").tag(config=True)
+    wall_factor = Float(6.0, help="How many times its CPU seconds a call, a cell or the submission may also wait on "
+                        "the clock (code that sleeps uses no CPU time; code that computes is never stopped by the "
+                        "clock).").tag(config=True)
     max_strikes = Integer(3, help="Hangs or crashes after which the student's function is not called again.").tag(
         config=True)
     child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
     child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
     max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
-    total_seconds = Float(45.0, help="Seconds for all the checks of one submission together; a check not reached "
-                          "within them fails as TimedOut and says so.").tag(config=True)
+    total_seconds = Float(45.0, help="CPU seconds the student's code may use for all the checks of one submission "
+                          "together; a check not reached within them fails as TimedOut and says so.").tag(config=True)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,7 +50,7 @@ class TrustedGrades(NbGraderPreprocessor):
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
                           cpu_seconds=self.child_cpu_seconds, launcher=self.launcher,
-                          total_seconds=self.total_seconds)
+                          total_seconds=self.total_seconds, wall_factor=self.wall_factor)
         self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
                       time.monotonic() - started)
         for cell in nb.cells:

@@ -9,19 +9,22 @@ The child is started by path (`python -I server.py`, inside the sandbox), so thi
 and NumPy only, and is loaded from beside server.py there (classroom.sandbox binds it read-only).
 
 Requests:
-  {"op": DEFINE, "cells": [str], "each_on_its_own": bool}   run the cells in one namespace; each_on_its_own: one
-                                                             that raises does not stop the next (reply lists errors)
+  {"op": READY}                                              answered once the child has started: {"ok": true}
+  {"op": DEFINE, "cells": [str], "each_on_its_own": bool,    run the cells in one namespace; each_on_its_own: one
+   "first": int}                                             that raises does not stop the next (reply lists errors,
+                                                             numbering the cells from `first`)
   {"op": LOOKUP, "name": str}                                what is `name`: MISSING, FUNCTION, or a value
   {"op": CALL, "name": str, "writeable": [bool], "trace": bool}, blobs = the arguments
 Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "message": str}.
 """
 import io
 import json
+import numbers
 import struct
 
 import numpy as np
 
-DEFINE, LOOKUP, CALL = "define", "lookup", "call"
+DEFINE, LOOKUP, CALL, READY = "define", "lookup", "call", "ready"
 
 # Kinds of value a reply describes.
 MISSING = "missing"            # LOOKUP: no such name
@@ -87,8 +90,43 @@ def _other(type_name):
     return {"kind": OTHER, "type": type_name}, []
 
 
+def _plain_item(item):
+    """One item as plain data: a str of a subclass (np.str_) as str, a number of another type (np.float64,
+    fractions.Fraction, decimal.Decimal) as int or float; anything else as it is."""
+    if type(item) in (str, int, float, bool):
+        return item
+    if isinstance(item, str):
+        return str(item)
+    if isinstance(item, numbers.Integral) and not isinstance(item, (bool, np.bool_)):
+        return int(item)
+    if isinstance(item, numbers.Number) and not isinstance(item, numbers.Complex) or isinstance(item, numbers.Real):
+        return float(item)
+    return item
+
+
+def plain(value):
+    """What a value stands for as plain data, the way the grade cells read an answer in the student's kernel
+    (attention_lesson.quiz.answer_form reads a str of any kind, a set or list of them, any real number;
+    classroom.checks.exercise.three_numbers reads numbers of any kind): a str subclass or another kind of number
+    as `_plain_item` makes it, a set, list or tuple (or a subclass, or a 1-D array of Python objects) of such items
+    as a plain one of plain items. Anything else, or anything that fails to convert, is left as it is."""
+    try:
+        if isinstance(value, np.ndarray) and value.dtype.hasobject and value.ndim == 1 and value.size <= MAX_ITEMS:
+            items = [_plain_item(item) for item in value.tolist()]
+            return items if all(type(item) in (str, int, float, bool) for item in items) else value
+        if isinstance(value, (set, frozenset, list, tuple)) and len(value) <= MAX_ITEMS:
+            kind = set if isinstance(value, (set, frozenset)) else list if isinstance(value, list) else tuple
+            return kind(_plain_item(item) for item in value)
+        if not isinstance(value, (np.generic, np.ndarray, bool, complex)):
+            return _plain_item(value)
+    except Exception:  # the student's object refused to convert: it stays as it is, and is described as such
+        pass
+    return value
+
+
 def encode(value):
     """Describe a value as plain data: (header fields, blobs). Runs in the child, on the student's value."""
+    value = plain(value)
     if isinstance(value, np.ndarray):
         array = np.asarray(value)
         return _other("ndarray of Python objects") if array.dtype.hasobject else ({"kind": NDARRAY}, [npy(array)])
