@@ -69,7 +69,7 @@ def stored_text(path):
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
     """Every submission in tests/submissions/, autograded once as `make autograde` does, with this course's config:
-    ({student: (course path, {grade_id: score})}, {grade_id: points})."""
+    ({student: (course path, {grade_id: score})}, {notebook: {grade_id: points}})."""
     from tests.helpers import corpus
 
     return corpus.grade_corpus(tmp_path_factory.mktemp("corpus"))

@@ -6,6 +6,7 @@ one student's recorded score for every grade cell against tests/submissions/corp
 import pytest
 
 from tests.helpers import corpus, course
+from tests.helpers.quiz_answers import FORMS
 
 ENTRIES = corpus.corpus()
 
@@ -14,7 +15,9 @@ def test_the_corpus_covers_every_kind():
     kinds = {name.split("_")[0] for name in ENTRIES}
     assert {"correct", "wrong", "cheat", "robust"} <= kinds
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
-    used = {entry["solution"] for entry in ENTRIES.values()}
+    used = {entry["solution"] for entry in ENTRIES.values() if "solution" in entry}
+    forms = {form for entry in ENTRIES.values() for form in entry.get("forms", {}).values()}
+    assert forms <= set(FORMS), f"answer forms not in tests/helpers/quiz_answers.FORMS: {sorted(forms - set(FORMS))}"
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
     answers = {p.name for p in course.ANSWERS.glob("*.py")}
     defaults = {f"{grade_id}.py" for grade_id in course.answer_cells()}
@@ -27,13 +30,15 @@ def test_the_corpus_covers_every_kind():
 def test_recorded_scores(name, graded_corpus):
     results, maximum = graded_corpus
     entry = ENTRIES[name]
+    notebook = corpus.notebook_name(entry)
+    maximum = maximum[notebook]
     assert name in results, f"{name} has no recorded grade at all"
     place, grades = results[name]
     lost = set(maximum) - set(entry.get("kept", ())) if entry["lost"] == "all" else set(entry["lost"])
     named = lost | set(entry.get("kept", ()))
     assert named <= set(maximum), f"unknown grade ids in corpus.json: {sorted(named - set(maximum))}"
     expected = {grade_id: 0.0 if grade_id in lost else points for grade_id, points in maximum.items()}
-    messages = course.messages(place, name)
+    messages = course.messages(place, name, notebook)
     wrong = {g: (grades.get(g), expected[g], messages.get(g)) for g in expected if grades.get(g) != expected[g]}
     assert not wrong, f"{name}: (recorded, expected, message) per grade cell: {wrong}"
 
@@ -43,7 +48,8 @@ def test_no_wrong_or_cheating_entry_gets_full_marks(graded_corpus):
     results, maximum = graded_corpus
     for name, entry in ENTRIES.items():
         if name.startswith(("wrong", "cheat")):
-            assert sum(results[name][1].values()) < sum(maximum.values()), name
+            cells = maximum[corpus.notebook_name(entry)]
+            assert sum(results[name][1][grade_id] for grade_id in cells) < sum(cells.values()), name
 
 
 @pytest.mark.integration

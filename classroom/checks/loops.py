@@ -55,8 +55,8 @@ REFUSED_ATTRIBUTES = {"f_back": "frame.f_back", "f_locals": "frame.f_locals", "f
                       "__closure__": "__closure__", "__builtins__": "__builtins__", "__dict__": "__dict__",
                       "__subclasses__": "__subclasses__", "__getattribute__": "__getattribute__",
                       "as_strided": "as_strided (raw memory)", "currentframe": "inspect.currentframe"}
-BY_NAME = {"getattr", "setattr", "delattr"}
-REFUSED_WHY = "it could keep work from the grader's count of Python lines"  # refused unless the attribute's name is written out
+BY_NAME = {"getattr", "setattr", "delattr"}  # refused unless the attribute's name is written out
+REFUSED_WHY = "it could keep work from the grader's count of Python lines"
 
 
 def _names_used(node):
@@ -168,6 +168,24 @@ def reached(tree, name, source):
         chosen |= new
         for i in new:
             wanted |= _uses(statements[i], tables)
+
+
+def unresolved(source, name, available):
+    """The names that running this cell on its own, with only `available` names defined beforehand, would leave
+    undefined for `name`: those its module-level code uses before (or where) it binds `name`, and those `name` and
+    what it reaches use, that the cell does not bind either. Empty if the cell does not parse or bind `name`."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    chain = reached(tree, name, source)
+    if chain is None:
+        return []
+    tables = symtable.symtable(source, "<cell>", "exec").get_children()
+    first = next(i for i, s in enumerate(tree.body) if name in _names_bound(s))
+    needed = set().union(*(_uses(s, tables) for s in [*tree.body[:first + 1], *chain]))
+    bound = set().union(*(_names_bound(s) for s in tree.body))
+    return sorted(needed - bound - set(available))
 
 
 def _recursion(statements):

@@ -37,6 +37,7 @@ POLL = 0.002  # seconds between two readings of memory while a measured call run
 CPU_POLL = 0.02  # seconds between two readings of the CPU time a request has used
 COMPUTING = 0.05  # share of a CPU that a child past its time on the clock must be using to be given more
 RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
+CPU_RESCAN = 0.5  # seconds between two searches for the processes whose CPU time a request uses
 
 
 class OutOfCpuTime(TimeoutError):
@@ -72,8 +73,8 @@ class Inputs:
                           "writeable": path == self.rw})
         for path, pieces in parts.items():
             with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound
-                file.truncate(0)
-                file.truncate(sizes[path])
+                if os.fstat(file.fileno()).st_size != sizes[path]:  # resizing costs far more than writing
+                    file.truncate(sizes[path])
                 for offset, data in pieces:
                     file.seek(offset)
                     file.write(data)
@@ -162,7 +163,7 @@ class Child:
             if not select.select([fd], [], [], wait)[0]:
                 if watch:
                     watch()
-                if budget and self.tree.cpu(rescan=True) > budget[0]:
+                if budget and self.tree.cpu() > budget[0]:
                     raise OutOfCpuTime(budget[1] + self.tree.cpu() - budget[0])
                 continue
             chunk = os.read(fd, min(need, 1 << 20))
@@ -176,7 +177,7 @@ class Child:
         """Whether the child has used at least COMPUTING of the time since the request began: then it computes,
         and only its CPU time is judged; a child that sleeps or waits uses next to none."""
         _, _, start, began = budget
-        return self.tree.cpu(rescan=True) - start >= COMPUTING * (time.monotonic() - began)
+        return self.tree.cpu() - start >= COMPUTING * (time.monotonic() - began)
 
     def _died(self):
         try:
@@ -250,14 +251,15 @@ class Peak:
 class Tree:
     """The resident memory and the CPU time of a process and all its descendants (psutil). psutil finds descendants
     by reading every process of the machine, far slower than one reading, so the tree is found again at most every
-    RESCAN seconds; the memory of its processes is read every time (those that exited count nothing), and their CPU
-    time with that of the children they have reaped."""
+    RESCAN seconds for memory (where a new process must be seen at once) and every CPU_RESCAN seconds for CPU time;
+    the memory of its processes is read every time (those that exited count nothing), and their CPU time with that
+    of the children they have reaped."""
 
     def __init__(self, pid):
-        self.pid, self.found, self.when, self.gone = pid, [], -RESCAN, 0.0
+        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
 
-    def _rescan(self):
-        if time.monotonic() - self.when >= RESCAN:
+    def _rescan(self, interval):
+        if time.monotonic() - self.when >= interval:
             try:
                 top = psutil.Process(self.pid)
                 self.found = [top, *top.children(recursive=True)]
@@ -266,9 +268,9 @@ class Tree:
             self.when = time.monotonic()
 
     def cpu(self, rescan=False):
-        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share)."""
-        if rescan or not self.found:
-            self._rescan()
+        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
+        `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
+        self._rescan(0.0 if rescan else CPU_RESCAN)
         total = 0.0
         for process in self.found:
             try:
@@ -280,7 +282,7 @@ class Tree:
         return self.gone
 
     def rss(self):
-        self._rescan()
+        self._rescan(RESCAN)
         total = 0
         for process in self.found:
             try:

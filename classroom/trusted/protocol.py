@@ -108,12 +108,13 @@ def plain(value):
     """What a value stands for as plain data, the way the grade cells read an answer in the student's kernel
     (attention_lesson.quiz.answer_form reads a str of any kind, a set or list of them, any real number;
     classroom.checks.exercise.three_numbers reads numbers of any kind): a str subclass or another kind of number
-    as `_plain_item` makes it, a set, list or tuple (or a subclass, or a 1-D array of Python objects) of such items
-    as a plain one of plain items. Anything else, or anything that fails to convert, is left as it is."""
+    as `_plain_item` makes it, a set, list or tuple (or a subclass) of such items as a plain one of plain items, a
+    1-D array of Python numbers as an array of floats. Anything else, or anything that fails to convert, is left as
+    it is."""
     try:
         if isinstance(value, np.ndarray) and value.dtype.hasobject and value.ndim == 1 and value.size <= MAX_ITEMS:
-            items = [_plain_item(item) for item in value.tolist()]
-            return items if all(type(item) in (str, int, float, bool) for item in items) else value
+            items = [_plain_item(item) for item in value.tolist()]  # an array, as np.asarray(value, float) reads it
+            return np.array(items, dtype=float) if all(type(item) in (int, float) for item in items) else value
         if isinstance(value, (set, frozenset, list, tuple)) and len(value) <= MAX_ITEMS:
             kind = set if isinstance(value, (set, frozenset)) else list if isinstance(value, list) else tuple
             return kind(_plain_item(item) for item in value)

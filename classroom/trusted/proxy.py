@@ -158,6 +158,7 @@ class StudentCode:
             child.kill()
             raise StudentError("the process that runs your code did not start (the grading machine may be "
                                "overloaded): tell your teacher", failures.CRASHED) from None
+        child.tree.cpu(rescan=True)  # its processes are all there now: what each request uses counts them all
         errors = []
         alone = len(self.cells) > 1
         for number, cell in enumerate(self.cells, start=1):
