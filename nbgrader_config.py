@@ -1,7 +1,7 @@
 """nbgrader configuration: the repository itself is the course directory (run nbgrader from here).
 
 The autograde and feedback pipelines are nbgrader's own with four pieces from `classroom.preprocessors` (see
-INSTRUCTORS.md):
+docs/grading.md):
   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
@@ -18,7 +18,7 @@ c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
 # the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
-                            ".classroom-grading.json"]  # the grading record (classroom.grading.record)
+                            ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
 
 PREPROCESSORS = "classroom.preprocessors"
 c.Autograde.sanitize_preprocessors = [

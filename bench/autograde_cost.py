@@ -8,14 +8,14 @@ floor (our checks add at most 50 %).
 
     python -m bench.autograde_cost [N]        (from the repository root; N students per course, default 6)
 """
+import argparse
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
-from tests.helpers import course
-from tests.helpers.quiz_answers import right_quiz_notebook
+from coursekit import course
+from coursekit.quiz_answers import right_quiz_notebook
 
 GOAL = 1.5  # times the floor
 EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ""}],
@@ -60,4 +60,6 @@ def main(n=6):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=6, help="students per course (default: %(default)s)")
+    main(**vars(parser.parse_args()))

@@ -1,4 +1,4 @@
-"""Grading a class at scale (issue 12): one class of N submissions graded one at a time, with JOBS=2 (two grader
+"""Grading a class at scale: one class of N submissions graded one at a time, with JOBS=2 (two grader
 processes on this machine) and on two Dask workers, side by side in one run: the cost per submission, the speed-ups,
 and what they project for a class of 1,000.
 
@@ -9,15 +9,15 @@ shared machine the figures move with it.
 
     python -m bench.autograde_scale [N] [HANGING]     (from the repository root; default 60 students, 3 hanging)
 """
+import argparse
 import os
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tests.helpers import course
-from tests.helpers import grading_runs as runs
+from coursekit import course
+from coursekit import grading_runs as runs
 
 STUDENTS, SERVER_CORES, MACHINES, CLASS = 60, 32, 4, 1000
 
@@ -75,4 +75,8 @@ def main(n=STUDENTS, hanging=3):
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=STUDENTS, help="students in the class (default: %(default)s)")
+    parser.add_argument("hanging", nargs="?", type=int, default=3,
+                        help="of them whose function never returns (default: %(default)s)")
+    main(**vars(parser.parse_args()))

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import nbformat
 
-from tests.helpers.browser import Server, chromium, focus, run_all_cells, why_no_browser
+from coursekit import parts, repository
+from coursekit.browser import Server, chromium, focus, run_all_cells
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = repository.ROOT
 
 SETUP = """\
 import ipywidgets as widgets
@@ -152,9 +153,9 @@ def main():
     args = parser.parse_args()
     if args.presses < 1:
         parser.error("--presses must be at least 1")
-    missing = why_no_browser()
+    missing = parts.why_missing("browser")
     if missing:
-        parser.error(f"no browser: {missing}")
+        parser.error(f"no browser: {missing.why} (install: {missing.install})")
 
     ours_ms, encode_ms, anew_ms = kernel_side()
     print(f"kernel side, one redraw: explorer {ours_ms:.1f} ms (of which PNG encoding {encode_ms:.1f} ms), "

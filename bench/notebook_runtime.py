@@ -1,6 +1,6 @@
 """How long each lesson notebook takes beyond starting a kernel (goal: under 2 s each on a 2-core machine).
 
-    .venv/bin/python bench/notebook_runtime.py [--repeats 3]      (or: make bench)
+    .venv/bin/python -m bench.notebook_runtime [--repeats 3]      (or: make bench)
 
 Each notebook is executed in a fresh kernel, exactly as nbval and a student's "Restart and run all" do,
 alternating with an empty notebook so that both see the same machine load. It prints the median wall

@@ -3,14 +3,20 @@
     python -m classroom.autograde ASSIGNMENT [--force] [--student ID] [--notebook NAME] [--wait] [--no-sandbox]
                                   [--jobs N | --scheduler tcp://HOST:8786]
                                   [other nbgrader options, e.g. --CourseDirectory.db_url=postgresql://...]
+    python -m classroom.autograde --help          (--help-all: every option of every class it configures)
+
+An nbgrader-style application (ClassroomAutogradeApp, a traitlets Application like nbgrader's own): it reads
+nbgrader_config.py as `nbgrader autograde` does, and each of its options can be set there as well as on the command
+line, e.g. `c.ClassroomAutogradeApp.jobs = 4` or `c.ClassroomAutogradeApp.scheduler = "tcp://HOST:8786"`.
 
 What is graded: every submission in submitted/ (or the ones --student and --notebook select, nbgrader's own options)
 whose recorded grading does not hold any more (classroom.grading.record): never graded, handed in again, graded
 under another version of the assignment, left unfinished by a killed run, or no longer matching the gradebook.
 --force re-grades the selection anyway. Nothing outside the selection is read or written.
 How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
-(classroom.grading.staging), then committed (classroom.grading.commit): the gradebook in one transaction, then the
-autograded folder swapped in whole. A run killed at any moment leaves nothing that a later run takes for finished.
+(classroom.grading.staging, which writes each notebook's result, classroom.grading.result), then committed
+(classroom.grading.commit): the gradebook in one transaction, then the autograded folder swapped in whole. A run
+killed at any moment leaves nothing that a later run takes for finished.
 Where (classroom.grading.pool): --jobs N stages N submissions at once in processes of this machine (1, the default
 here, grades in this process; `make autograde` passes the number of cores), --scheduler on the workers of a Dask
 cluster; either way only this process writes the gradebook, one submission at a time. A progress bar
@@ -19,24 +25,25 @@ Before any grade is touched: the configuration is checked (classroom.grading.set
 (classroom.grading.lock: a second run refuses, saying who holds it, or waits with --wait), and every student's code
 must run in a bubblewrap sandbox (classroom.sandbox) unless --no-sandbox says, knowingly, to grade without one.
 
-Exit status: 0 when every selected submission ends with a current grading; 1 when some could not be graded (the
-summary says which and why; fix the cause and run it again: finished work is not re-done); 2 when grading did not
-start (no sandbox, a configuration error, the course is locked, no such assignment, no Dask scheduler at the address);
-130 when interrupted.
+Exit status: 0 when every selected submission ends with a current grading (and for --help); 1 when some could not be
+graded (the summary says which and why; fix the cause and run it again: finished work is not re-done); 2 when grading
+did not start (no sandbox, a configuration error or an option it cannot read, the course is locked, no such
+assignment, no Dask scheduler at the address); 130 when interrupted.
 """
 import fnmatch
 import os
 import signal
 import sys
-import warnings
+
+from nbgrader.apps.autogradeapp import AutogradeApp
+from traitlets import Bool, Integer, Unicode, default
+from traitlets.config.loader import KVArgParseConfigLoader
 
 from . import course, intake
 from .sandbox import launch
-from .grading import commit, lock, pool, progress, record, settings, staging
+from .grading import commit, environment, lock, pool, progress, record, result, settings, staging
 
 TAG = "[classroom.autograde]"
-OWN_FLAGS = {"--no-sandbox", "--wait"}
-OWN_OPTIONS = {"--jobs": int, "--scheduler": str}  # with a value: `--jobs 4` or `--jobs=4`
 
 
 class Interrupted(BaseException):
@@ -87,14 +94,14 @@ def plan(app, gb, assignment, versions):
 
 
 def _report(job, staged, failed, shown):
-    """Tell what a committed grading left unfinished or scored 0 without running it."""
-    for name, why in staged.left_out.items():
-        shown.say(f"{job.student}/{name}: scored 0: {why}")
-    for name, entry in staged.entries.items():
-        if not entry["complete"]:
-            failed.append((job.student, f"the grader failed on {name}.ipynb ({entry['why']})"))
-            shown.say(f"{job.student}/{name}: the grader failed ({entry['why']}); recorded 0 for now, flagged "
+    """Tell what a committed grading left unfinished or scored 0 without running it, as its results say."""
+    for name, found in staged.results.items():
+        if found.status == result.GRADER_FAILED:
+            failed.append((job.student, f"the grader failed on {name}.ipynb ({found.why})"))
+            shown.say(f"{job.student}/{name}: the grader failed ({found.why}); recorded 0 for now, flagged "
                       "for grading by hand, and the next run tries again")
+        elif found.status != result.GRADED:
+            shown.say(f"{job.student}/{name}: scored 0: {found.why}")
 
 
 def grade(app, assignment, jobs, work, template, graders):
@@ -170,66 +177,112 @@ def run(app, assignment, wait, options):
     return 0
 
 
-def own_options(args):
-    """(the arguments for nbgrader, {"jobs": N, "scheduler": address} as given); ValueError says what is wrong."""
-    rest, options, items = [], {}, iter(args)
-    for arg in items:
-        name, equals, value = arg.partition("=")
-        if name in OWN_OPTIONS:
-            value = value if equals else next(items, "")
-            try:
-                options[name[2:]] = OWN_OPTIONS[name](value)
-            except ValueError:
-                raise ValueError(f"{name} needs a value ({name} 4, say), not {value!r}") from None
-        elif arg not in OWN_FLAGS:
-            rest.append(arg)
-    if options.get("jobs", 1) < 1 or options.get("scheduler") == "":
-        raise ValueError("--jobs takes a number of processes (1 or more), --scheduler a Dask address "
-                         "(tcp://HOST:8786)")
-    return rest, options
+class ClassroomAutogradeApp(AutogradeApp):
+    """`make autograde`: nbgrader's autograde application, with the driver above in place of its converter."""
+
+    name = "classroom-autograde"
+    description = "Autograde a class, each submission as a transaction, every student's code sandboxed."
+    examples = """
+        python -m classroom.autograde score_gradient --jobs 4
+        python -m classroom.autograde score_gradient --student alice --force
+        python -m classroom.autograde score_gradient --scheduler tcp://10.0.0.5:8786 --wait
+        """
+    aliases = {**AutogradeApp.aliases, "jobs": "ClassroomAutogradeApp.jobs",
+               "scheduler": "ClassroomAutogradeApp.scheduler"}
+    flags = {**{key: AutogradeApp.flags[key] for key in ("debug", "quiet", "force", "f")},
+             "wait": ({"ClassroomAutogradeApp": {"wait": True}}, "Queue behind a grading run that holds the "
+                      "course's lock, instead of refusing."),
+             "no-sandbox": ({"Grader": {"launcher_class": "unsandboxed"}}, "Grade WITHOUT the bubblewrap sandbox, knowingly: "
+                            "every student's code runs with your rights.")}
+
+    jobs = Integer(1, min=1, help="Submissions staged at once, in processes of this machine.").tag(config=True)
+    scheduler = Unicode("", help="The address of a Dask scheduler (tcp://HOST:8786) whose workers stage the "
+                        "submissions; empty: this machine.").tag(config=True)
+    wait = Bool(False, help="Wait for a grading run that holds the course's lock, instead of refusing.").tag(
+        config=True)
+    status = None  # the exit status, once started
+
+    @default("classes")
+    def _classes_default(self):
+        from .preprocessors.execute_for_display import ExecuteForDisplay
+        from .preprocessors.inert_content import InertContent
+        from .preprocessors.trusted_grades import TrustedGrades
+        from .sandbox.launchers import Grader
+
+        return [*super()._classes_default(), Grader, ExecuteForDisplay, TrustedGrades, InertContent]
+
+    def init_syspath(self):
+        """The course directory is not put on sys.path: nothing of it is imported."""
+
+    def _create_loader(self, argv, aliases, flags, classes):
+        """traitlets' command-line loader, refusing an option it does not know (traitlets only warns): a mistyped
+        `--studnet alice` must not grade the whole class."""
+        return StrictLoader(argv, aliases, flags, classes=classes, log=self.log, subcommands=self.subcommands)
+
+    def start(self):
+        named = [*self.extra_args, *([self.coursedir.assignment_id] if self.coursedir.assignment_id else [])]
+        if len(named) != 1:
+            say("name one assignment, e.g. `python -m classroom.autograde score_gradient` (--help says more)")
+            self.status = 2
+            return
+        self.coursedir.assignment_id = assignment = named[0]
+        refused = sandbox_refusal(self.config)
+        problems = [] if refused else settings.problems(self.config)
+        if refused or problems:
+            say(refused or "the grading configuration has problems, so nothing was graded:")
+            for problem in problems:
+                say(f"  - {problem}")
+            if problems:
+                say("Fix them in nbgrader_config.py (or on the command line) and run this again.")
+            self.status = 2
+            return
+        for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, stop)
+        try:
+            self.status = run(self, assignment, self.wait, {"jobs": self.jobs, "scheduler": self.scheduler or None})
+        except (lock.Busy, pool.Unreachable) as exc:
+            say(str(exc))
+            self.status = 2
+        except (KeyboardInterrupt, Interrupted) as exc:
+            say(f"interrupted ({type(exc).__name__} {exc}): the submissions being graded keep their previous state; "
+                "run `make autograde` again to finish")
+            self.status = 130
+
+
+class StrictLoader(KVArgParseConfigLoader):
+    """traitlets' loader of the command line, with the error its docs suggest for an option nobody defines."""
+
+    def _handle_unrecognized_alias(self, arg):
+        self.parser.error(f"there is no option --{arg} (`python -m classroom.autograde --help` lists them)")
+
+
+def sandbox_refusal(config):
+    """Why grading may not start with the configured launcher (bubblewrap missing), or None; says so when the
+    configuration grades without the sandbox (--no-sandbox, or c.Grader.launcher_class = "unsandboxed")."""
+    from .sandbox.launchers import Grader
+
+    launcher = Grader(config=config).launcher_class(config=config)
+    if not launcher.isolated:
+        say("grading WITHOUT the sandbox (--no-sandbox, or c.Grader.launcher_class = \"unsandboxed\"): every "
+            "student's code runs with your rights")
+        return None
+    try:
+        launcher.check()
+    except launch.SandboxUnavailable as exc:
+        return str(exc)
+    return None
 
 
 def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0].startswith("-"):
-        print(__doc__)
-        return 2
-    assignment = argv[0]
+    """Run the application on `argv` (default: the command line); the exit status (see the module docstring)."""
+    environment.prepare()
+    app = ClassroomAutogradeApp()
     try:
-        extra, options = own_options(argv[1:])
-    except ValueError as exc:
-        say(str(exc))
-        return 2
-    # nbgrader runs `alembic` from PATH whenever it creates a gradebook (the staging ones too): the one beside us
-    os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
-    if "--no-sandbox" in argv:
-        extra.append("--Grader.launcher_class=unsandboxed")
-        say("--no-sandbox: grading WITHOUT the sandbox; every student's code runs with your rights")
-    elif launch.bwrap_path() is None:
-        say(launch.MISSING)
-        return 2
-    from sqlalchemy.exc import SAWarning
-    warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader's own use of SQLAlchemy; not ours to fix
-    app = course.course_app([assignment, *extra])
-    problems = settings.problems(app.config)
-    if problems:
-        say("the grading configuration has problems, so nothing was graded:")
-        for problem in problems:
-            say(f"  - {problem}")
-        say("Fix them in nbgrader_config.py (or on the command line) and run this again.")
-        return 2
-
-    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, stop)
-    try:
-        return run(app, assignment, "--wait" in argv, options)
-    except (lock.Busy, pool.Unreachable) as exc:
-        say(str(exc))
-        return 2
-    except (KeyboardInterrupt, Interrupted) as exc:
-        say(f"interrupted ({type(exc).__name__} {exc}): the submissions being graded keep their previous state; "
-            "run `make autograde` again to finish")
-        return 130
+        app.initialize(sys.argv[1:] if argv is None else list(argv))
+    except SystemExit as exc:  # --help and --help-all end here (0), as does an option traitlets cannot read (1)
+        return 0 if exc.code in (0, None) else 2
+    app.start()
+    return app.status
 
 
 if __name__ == "__main__":

@@ -252,8 +252,8 @@ class _Copier:
                 while chunk := os.read(fd, min(CHUNK, limit + 1 - copied)):
                     copied += len(chunk)
                     if copied > limit:
-                        why = (f"larger than {_size(self.max_file_bytes)}" if copied > self.max_file_bytes else
-                               f"it would take the submission past {_size(self.max_total_bytes)} in all")
+                        why = (f"larger than {size(self.max_file_bytes)}" if copied > self.max_file_bytes else
+                               f"it would take the submission past {size(self.max_total_bytes)} in all")
                         break
                     out.write(chunk)
             except OSError as error:  # EIO, or EAGAIN from a file the student holds a lease on
@@ -269,5 +269,6 @@ class _Copier:
         return None
 
 
-def _size(n):
+def size(n):
+    """A number of bytes as a sentence says it: "20 MiB", "512 bytes"."""
     return f"{n / MIB:g} MiB" if n >= MIB else f"{n} bytes"

@@ -1,5 +1,8 @@
-"""Shared fixtures for the test suite."""
-import json
+"""Fixtures shared by the test suite, the order its files run in, and the gate of the real parts (coursekit.parts).
+
+What the tests share with the benches (a throw-away course, the corpus, the browser, the hub...) is the coursekit
+package at the repository root; tests import it, never this file.
+"""
 from pathlib import Path
 
 import matplotlib
@@ -7,20 +10,25 @@ import pytest
 
 matplotlib.use("Agg")  # figures are drawn off-screen in tests
 
-ROOT = Path(__file__).resolve().parent.parent
-LESSON_NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+# coursekit.parts: requires(part), a marker a part, skipped or required, and the closing line; pytester tests it.
+pytest_plugins = ["coursekit.parts", "pytester"]
 
 # nbval runs the lesson notebooks; any notebook under tests/ (a corpus of student submissions, say) is data.
 collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 
-
+TESTS = Path(__file__).resolve().parent
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
-LONGEST_FIRST = ["test_assignment_corpus.py", "test_hub_class.py", "test_grading_faults.py",
-                 "test_grading_parallel.py", "test_assignment_cycle.py", "test_assignment_validate.py",
-                 "test_sandbox_hostile.py", "test_notebooks_other_cpu.py", "test_class_report.py", "test_lms_route.py",
-                 "test_inert_pages.py", "test_feedback_page.py", "test_self_study_learner.py", "test_browser_explorer.py",
-                 "test_validate_dialog.py", "test_output_caps.py"]
+LONGEST_FIRST = ["assignment/test_assignment_corpus.py", "hub/test_hub_class.py", "grading/test_grading_faults.py",
+                 "grading/test_grading_parallel.py", "grading/test_assignment_cycle.py",
+                 "assignment/test_assignment_validate.py", "sandbox/test_sandbox_hostile.py",
+                 "lessons/test_notebooks_other_cpu.py", "grading/test_grading_result.py", "lms/test_lms_route.py",
+                 "feedback/test_inert_pages.py", "feedback/test_feedback_page.py",
+                 "self_study/test_self_study_learner.py", "explorer/test_browser_explorer.py",
+                 "lab/test_validate_dialog.py", "feedback/test_output_caps.py"]
+_moved = [name for name in LONGEST_FIRST if not (TESTS / name).exists()]
+if _moved:
+    raise pytest.UsageError(f"tests/conftest.py LONGEST_FIRST names files that are not there: {', '.join(_moved)}")
 
 
 def pytest_collection_modifyitems(items):
@@ -29,48 +37,24 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.integration)
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    rank = {TESTS / name: i for i, name in enumerate(LONGEST_FIRST)}
     order = {id(item): i for i, item in enumerate(items)}
-    items.sort(key=lambda item: (rank.get(item.path.name, len(rank)), order[id(item)]))
+    items.sort(key=lambda item: (rank.get(item.path, len(rank)), order[id(item)]))
 
 
 @pytest.fixture(scope="session")
 def root():
+    from coursekit.repository import ROOT
+
     return ROOT
 
 
-def load_notebook(path):
-    return json.loads(Path(path).read_text(encoding="utf-8"))
-
-
-def stored_text(path):
-    """(Markdown prose, [what each code cell printed]) of a lesson notebook, from its committed outputs.
-
-    Reading the committed outputs is as good as running the notebook because nbval, in the same suite, re-runs every
-    lesson notebook in a fresh kernel and fails if any output differs from the committed one."""
-    nb = load_notebook(path)
-    text = lambda cell: "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-    prose = "\n".join(text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    printed = []
-    for cell in (c for c in nb["cells"] if c["cell_type"] == "code"):
-        parts = []
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "stream":
-                parts.append("".join(out["text"]))
-            elif "text/plain" in out.get("data", {}):
-                parts.append("".join(out["data"]["text/plain"]))
-        printed.append("".join(parts))
-    return prose, printed
-
-
-
-
-# ---- score_gradient assignment (tests/test_assignment_*.py): graded once per session, then only read ---------------
+# ---- score_gradient assignment: graded once per session, then only read -------------------------------------------
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
     """Every submission in tests/submissions/, autograded once as `make autograde` does, with this course's config:
     ({student: (course path, {grade_id: score})}, {notebook: {grade_id: points}})."""
-    from tests.helpers import corpus
+    from coursekit import corpus
 
     return corpus.grade_corpus(tmp_path_factory.mktemp("corpus"))
 
@@ -78,6 +62,6 @@ def graded_corpus(tmp_path_factory):
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory):
     """A course made from this repository's source/ and nbgrader_config.py, with release/ generated (not graded)."""
-    from tests.helpers import course
+    from coursekit import course
 
     return course.make_course(tmp_path_factory.mktemp("released") / "course")

@@ -1,13 +1,13 @@
 """Write the grade cells of an nbgrader source notebook from the Python file that holds their code.
 
-    .venv/bin/python tools/grade_cells.py        # rewrites the grade cells of source/score_gradient/score_gradient.ipynb
+    .venv/bin/python -m tools.grade_cells        # rewrites the grade cells of source/score_gradient/score_gradient.ipynb
     make release                                 # does the same, then regenerates release/; commit all three
 
 The checks, hidden tests included, live in source/score_gradient/grade_cells.py, where a linter, pytest and a diff
 reach them: one cell per `# %% <grade_id> (<points> points)` line, in notebook order (see that file's docstring).
 This tool copies each one's code and points into the notebook's grade cell with that grade_id and leaves every other
 cell alone; it refuses when the file and the notebook disagree on which checks exist or in which order.
-tests/test_assignment_grade_cells.py fails while the notebook is not what this tool would write.
+tests/assignment/test_assignment_grade_cells.py fails while the notebook is not what this tool would write.
 """
 import argparse
 import re

@@ -8,6 +8,7 @@ student cannot move the instructor's course folder away). nbgrader only checks t
 sticky bit. A folder under /usr/local needs root: run as anyone else, this prints the one `sudo` command that does it.
 Release then makes <root>/<course id>/outbound (0755) and inbound (2733) itself. INSTRUCTORS.md, "One machine".
 """
+import argparse
 import os
 import shlex
 import stat
@@ -40,7 +41,9 @@ def make_exchange(root):
     return None
 
 
-def main():
+def main(argv=None):
+    argparse.ArgumentParser(description="Create nbgrader's exchange folder at the path this course's configuration "
+                            "gives it (c.Exchange.root).").parse_args(argv)  # no options: --help only
     root = exchange_root()
     refused = make_exchange(root)
     if refused:

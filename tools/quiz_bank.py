@@ -1,8 +1,8 @@
 """The self-check question bank (attention_lesson/quiz/bank.json): unseal it, and seal it again.
 
-    .venv/bin/python tools/quiz_bank.py unseal > /tmp/plain.json     # answers and explanations in clear
+    .venv/bin/python -m tools.quiz_bank unseal > /tmp/plain.json     # answers and explanations in clear
     (edit /tmp/plain.json)
-    .venv/bin/python tools/quiz_bank.py seal /tmp/plain.json         # writes the sealed bank
+    .venv/bin/python -m tools.quiz_bank seal /tmp/plain.json         # writes the sealed bank
 
 The plain form must never be committed: it holds the answer key. Unsealing recovers the key by trying every
 possible answer against the stored hashes. The bank serves the self-check of notebooks/05 only; the graded quiz

@@ -1,7 +1,7 @@
 """Write the graded quiz (source/score_gradient/intuition_quiz.ipynb) as the variant drawn from a seed.
 
     make quiz-variant QUIZ_SEED=<a secret of yours, at least 12 characters>   # then commit, privately
-    .venv/bin/python tools/quiz_variant.py --public                          # the variant this repository ships
+    .venv/bin/python -m tools.quiz_variant --public                          # the variant this repository ships
 
 The self-check of notebooks/05-test-your-intuition.ipynb gives instant feedback on its five questions, and this
 repository is public, so the graded quiz asks about the same five ideas with other numbers and other options
@@ -40,7 +40,7 @@ FORMS = {
 CHECKED = {"number": f"is within {PERCENT} of the right number", "single": "is the letter of the one true statement",
            "multi": "is the set of every true statement, and no other"}
 # Pieces of every hidden part, which must never reach a student (release/, feedback, reports): the tests look for
-# them there, and tests/test_assignment_quiz.py makes sure each one is in every hidden part this tool writes.
+# them there, and tests/assignment/test_assignment_quiz.py makes sure each one is in every hidden part this tool writes.
 HIDDEN_TEST_FRAGMENTS = ("_key = ", "_why = ")
 INTRO = (
     "# Five questions on the divisor (5 points)\n\n"

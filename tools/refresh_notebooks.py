@@ -1,6 +1,6 @@
 """Re-run lesson notebooks top to bottom in a fresh kernel and save them with clean metadata.
 
-    .venv/bin/python tools/refresh_notebooks.py notebooks/*.ipynb     (or: make notebooks)
+    .venv/bin/python -m tools.refresh_notebooks notebooks/*.ipynb     (or: make notebooks)
 
 What is saved is exactly one top-to-bottom run: outputs in order, execution counts 1, 2, 3, ...
 Machine-specific metadata (Python version, timings, widget state) is dropped so that a refresh on

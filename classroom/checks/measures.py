@@ -10,7 +10,7 @@ the measurement is taken: in the grader, out of the student's code's reach), and
 call runs.
 
 This module, like all of classroom.checks, imports nothing of the trusted side: the student's kernel at Validate
-loads only the standard library, NumPy and the lesson's softmax (tests/test_checks_in_student_kernel.py).
+loads only the standard library, NumPy and the lesson's softmax (tests/assignment/test_checks_in_student_kernel.py).
 """
 import builtins
 import inspect

@@ -1,6 +1,6 @@
 """Grading a class so that no grade is ever silently stale or half-written (driven by classroom.autograde).
 
-Each submission is graded as one transaction (classroom.grading.transaction): nbgrader's own autograde pipeline runs
+Each submission is graded as one transaction (staging.py, then commit.py): nbgrader's own autograde pipeline runs
 on a private staging copy (a safe copy of the submitted folder, an empty staging gradebook), then the result is
 committed: the grades in one gradebook transaction, then the autograded folder swapped in whole, holding a record
 (classroom.grading.record) of what was graded: the submission's digest, the assignment's version and the grades

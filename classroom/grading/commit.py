@@ -4,7 +4,8 @@ point leaves either the previous complete state or one the next run sees as unfi
   1. the gradebook: the submission's timestamp, every score, comment and late penalty of the graded notebooks, in
      one database transaction (manual scores and comments of work that was replaced are cleared with it; a new
      student's and a new submission's rows are made in it too, so no empty submission is ever left);
-  2. the record (classroom.grading.record) written into the staged folder, with a digest of the scores of step 1;
+  2. the record (classroom.grading.record) written into the staged folder, beside the results staging wrote
+     (classroom.grading.result), with a digest of the scores of step 1;
   3. the staged folder swapped in for the student's autograded folder (rename the old one aside, rename the new one
      in, delete the old one).
 A kill between 1 and 3 leaves the old folder, whose record no longer matches the gradebook: the next run re-grades.
@@ -15,7 +16,7 @@ import glob
 import os
 import shutil
 
-from . import record
+from . import record, result
 
 ASIDE = ".replaced-"    # an autograded folder set aside during a swap
 INCOMING = ".incoming-"  # a staged folder moved next to its place, not yet renamed into it
@@ -94,14 +95,28 @@ def _staged_values(job, staged):
 
 
 @contextlib.contextmanager
-def _flush_only(session):
-    """nbgrader's add_student and add_submission commit as they go; inside this block they only flush, so that the
-    whole of step 1 is the one commit after it (a run stopped before that leaves no new row, not even an empty one)."""
-    session.commit = session.flush
+def one_transaction(gb):
+    """Every write of nbgrader's Gradebook `gb` inside the block in one database transaction, committed when the
+    block ends and rolled back if it raises. nbgrader's add_student and add_submission commit as they go; here the
+    Gradebook's session (its public `db`) is one of ours for the block, on a connection whose transaction is ours,
+    joined in SQLAlchemy's "rollback_only" mode (its documented way of running code that commits inside an outer
+    transaction): their commit() ends only the session's own part. So a run stopped before the end leaves no new
+    row, not even an empty submission."""
+    from sqlalchemy.orm import scoped_session, sessionmaker
+
+    own, connection = gb.db, gb.engine.connect()
+    transaction = connection.begin()
+    gb.db = scoped_session(sessionmaker(bind=connection, autoflush=True, join_transaction_mode="rollback_only"))
     try:
         yield
+        gb.db.flush()
+        transaction.commit()
     finally:
-        del session.commit
+        if transaction.is_active:
+            transaction.rollback()
+        gb.db.remove()
+        gb.db = own
+        connection.close()
 
 
 def _write_gradebook(job, values, db_url):
@@ -109,33 +124,28 @@ def _write_gradebook(job, values, db_url):
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(db_url, job.course_id) as gb:
-        try:
-            with _flush_only(gb.db):
-                try:
-                    gb.find_student(job.student)
-                except MissingEntry:
-                    gb.add_student(job.student)
-                try:
-                    submission = gb.find_submission(job.assignment, job.student)
-                except MissingEntry:
-                    submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
-                submission.timestamp = values["timestamp"]
-                for name in job.notebooks:
-                    staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
-                    nb = gb.find_submission_notebook(name, job.assignment, job.student)
-                    nb.late_submission_penalty = staged["penalty"]
-                    for grade in nb.grades:
-                        grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
-                        if fresh:
-                            grade.manual_score = grade.extra_credit = None
-                    for comment in nb.comments:
-                        comment.auto_comment = staged["comments"].get(comment.name)
-                        if fresh:
-                            comment.manual_comment = None
-            gb.db.commit()
-        except BaseException:
-            gb.db.rollback()
-            raise
+        with one_transaction(gb):
+            try:
+                gb.find_student(job.student)
+            except MissingEntry:
+                gb.add_student(job.student)
+            try:
+                submission = gb.find_submission(job.assignment, job.student)
+            except MissingEntry:
+                submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
+            submission.timestamp = values["timestamp"]
+            for name in job.notebooks:
+                staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
+                nb = gb.find_submission_notebook(name, job.assignment, job.student)
+                nb.late_submission_penalty = staged["penalty"]
+                for grade in nb.grades:
+                    grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
+                    if fresh:
+                        grade.manual_score = grade.extra_credit = None
+                for comment in nb.comments:
+                    comment.auto_comment = staged["comments"].get(comment.name)
+                    if fresh:
+                        comment.manual_comment = None
         return {name: record.grades_digest(gb, job.assignment, job.student, name) for name in job.notebooks}
 
 
@@ -171,10 +181,10 @@ def commit(job, staged, db_url):
     entries = {name: entry for name, entry in (job.previous or {}).items() if name not in job.notebooks}
     for name in job.notebooks:
         entries[name] = dict(staged.entries[name], grades=digests[name])
-    for name in set(job.handed) - set(job.notebooks):  # not graded now: its autograded copy, if any, stays
-        kept = os.path.join(job.graded, f"{name}.ipynb")
-        if os.path.isfile(kept):
-            shutil.copyfile(kept, os.path.join(staged.folder, f"{name}.ipynb"))
+    for name in set(job.handed) - set(job.notebooks):  # not graded now: its autograded copy and result stay
+        for kept in (f"{name}.ipynb", result.file_name(name)):
+            if os.path.isfile(os.path.join(job.graded, kept)):
+                shutil.copyfile(os.path.join(job.graded, kept), os.path.join(staged.folder, kept))
     record.write(staged.folder, entries)
     _swap(staged.folder, job.graded)
     shutil.rmtree(staged.area, ignore_errors=True)

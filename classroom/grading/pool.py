@@ -29,12 +29,10 @@ import multiprocessing
 import os
 import signal
 import socket
-import sys
 import uuid
-import warnings
 
 from ..sandbox import launch
-from . import staging
+from . import environment, staging
 
 PR_SET_PDEATHSIG = 1
 
@@ -46,15 +44,11 @@ class Unreachable(RuntimeError):
 def stage_anywhere(job, template, work):
     """staging.stage() as a grader process or a Dask worker runs it: the course environment's programs on PATH
     (nbgrader runs `alembic`), and the sandbox required as the driver requires it."""
-    bin_dir = os.path.dirname(sys.executable)
-    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
-        os.environ["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
+    environment.prepare()
     enabled = (job.config or {}).get("Sandbox", {}).get("enabled", True)
     if enabled and launch.bwrap_path() is None:
         raise staging.GraderFailure(f"{socket.gethostname()} has no bubblewrap (`bwrap`), so it cannot grade: "
                                     "install it there (apt-get install bubblewrap)")
-    from sqlalchemy.exc import SAWarning
-    warnings.filterwarnings("ignore", category=SAWarning)
     return staging.stage(job, template, work, logging.getLogger("classroom.autograde"))  # warnings only
 
 

@@ -6,8 +6,8 @@ A grading writes RECORD (a small JSON file) into the autograded folder it commit
               included) and the assignment's due date, which decides late penalties;
   grades      a digest of the scores it wrote into the gradebook (with the submission's timestamp);
   complete    False when the grader itself failed (the record then says why), so the next run tries again.
-`stale_notebooks` compares a record with the submitted folder, the gradebook and the autograded files, and names
-every notebook whose grading no longer holds, with the reason. The file name starts with a dot and is listed in
+`stale_notebooks` compares a record with the submitted folder, the gradebook and the autograded files (the notebook
+and its result, classroom.grading.result), and names every notebook whose grading no longer holds, with the reason. The file name starts with a dot and is listed in
 CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it into feedback/ nor takes one from a student.
 """
 import hashlib
@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 
 from ..intake import read_regular
-from . import notebook_files
+from . import notebook_files, result
 
 RECORD = ".classroom-grading.json"
 FORMAT = 1
@@ -90,10 +90,9 @@ def write(folder, notebooks):
     os.replace(path + ".part", path)
 
 
-def entry(submission, version_, grades, complete=True, why=None, handed_as=None):
+def entry(submission, version_, grades, complete=True, why=None):
     """One notebook's line in the record."""
-    return {"submission": submission, "version": version_, "grades": grades, "complete": complete, "why": why,
-            "handed_as": handed_as}
+    return {"submission": submission, "version": version_, "grades": grades, "complete": complete, "why": why}
 
 
 def stale_notebooks(recorded, expected, graded_folder):
@@ -118,6 +117,9 @@ def stale_notebooks(recorded, expected, graded_folder):
             stale[name] = "the gradebook no longer holds the grades this grading wrote"
         elif not os.path.isfile(os.path.join(graded_folder, f"{name}.ipynb")):
             stale[name] = "its autograded notebook is missing"
+        elif result.read(graded_folder, name) is None:
+            stale[name] = ("its grading result is missing or unreadable (graded by an earlier version of the grader, "
+                           "or by plain nbgrader)")
     return stale
 
 

@@ -4,10 +4,14 @@ nbgrader (through traitlets) only warns about an option it does not know, and fi
 only when the first submission reaches it. `problems(config)` looks first: every section names a known class, every
 option is one that class has, every value is one it accepts, and every preprocessor and plugin of the autograde and
 feedback pipelines can be imported and built. Each problem is one sentence saying what to fix.
+
+The classes it knows are those imported: nbgrader's own, and every class the configuration names as a plugin (an
+option that takes a class, such as c.ZipCollectApp.collector_plugin), imported here; so the classes such a plugin's
+module brings along (classroom.lms's LmsRoster, say) are known too, and nothing here imports them by name.
 """
 import difflib
 
-from traitlets import TraitError
+from traitlets import TraitError, Type
 from traitlets.config import Config
 from traitlets.config.configurable import Configurable
 from traitlets.utils.importstring import import_item
@@ -23,7 +27,6 @@ def _configurables():
     import nbgrader.exchange  # noqa: F401
     import nbgrader.plugins  # noqa: F401
 
-    from ..lms import collect_zip  # noqa: F401 (the LMS route's zip_collect plugins and roster, classroom/lms/)
     seen, todo = {}, [Configurable]
     while todo:
         cls = todo.pop()
@@ -54,11 +57,30 @@ def _pipeline_classes(config, known, found):
     return classes
 
 
+def _plugin_classes(config, known, found):
+    """Import every class the configuration gives an option that takes a class; [(section, option, name)] of those
+    that cannot be imported. Repeated while an import makes more sections known."""
+    tried = set()
+    while True:
+        todo = [(section, option, value) for section, options in config.items() if section in known
+                for option, value in options.items() if isinstance(value, str) and (section, option) not in tried
+                and any(isinstance(cls.class_traits().get(option), Type) for cls in known[section])]
+        if not todo:
+            return known
+        for section, option, value in todo:
+            tried.add((section, option))
+            try:
+                import_item(value)
+            except Exception as exc:  # ImportError, AttributeError, or an error inside the module
+                found.append(f"`c.{section}.{option}` names `{value}`, which cannot be imported ({exc})")
+        known = _configurables()
+
+
 def problems(config):
     """[sentence] describing every problem of `config` (a traitlets Config, as nbgrader loaded it)."""
     found = []
     classes = _pipeline_classes(config, _configurables(), found)
-    known = _configurables()  # again: the pipeline's own classes are imported now
+    known = _plugin_classes(config, _configurables(), found)  # the pipeline's and the plugins' classes imported
     for section in sorted(k for k in config if k[:1].isupper() and isinstance(config[k], Config) and config[k]):
         same_name = known.get(section)
         if same_name is None:

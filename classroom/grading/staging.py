@@ -4,7 +4,10 @@
 notebook under the name the assignment expects (classroom.grading.notebook_files), sets aside a file that is not a readable
 notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a staging
 autograded folder and a staging gradebook (a copy of a template holding only the assignment). What nbgrader does
-not grade gets an explanation notebook, so the feedback always says what happened.
+not grade gets an explanation notebook, so the feedback always says what happened. Each notebook graded gets its
+result (classroom.grading.result) beside it, written here once: per check its points, score, failure kind and
+message, the repairs of its grade cells, the grader's notes for the student, the file it was handed in as, and
+whether it was graded, left out or failed in the grader.
 
 Two kinds of failure are told apart:
   GraderFailure  the machine or the grader's set-up failed (disk full, a database error, no sandbox): nothing is
@@ -20,13 +23,13 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import nbformat
 
 from .. import cells, intake
 from ..trusted import failures
-from . import notebook_files, record
+from . import notebook_files, record, result
 
 NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
            "has been told and will grade it by hand.")
@@ -65,6 +68,8 @@ class Staged:
     incomplete: dict = field(default_factory=dict)  # {notebook: why the pipeline failed on it}
     left_out: dict = field(default_factory=dict)    # {notebook: why it was not graded (not handed in, unreadable)}
     dropped: list = field(default_factory=list)   # [(file, why)] left out of the copy
+    results: dict = field(default_factory=dict)   # {notebook: classroom.grading.result.Result}
+    mended: dict = field(default_factory=dict)    # {notebook: the note on text mended to be graded, or None}
 
 
 def disk_full(exc):
@@ -84,14 +89,16 @@ def grader_failure(exc, doing):
     return GraderFailure(f"{doing} failed: {type(exc).__name__}: {str(exc)[:300]}")
 
 
-def _autograde(job, area, gradebook, log):
-    """Run nbgrader's Autograde converter on the staged submission; {notebook: error} for notebooks it failed on."""
+def _autograde(job, area, gradebook, log, recorded):
+    """Run nbgrader's Autograde converter on the staged submission; {notebook: error} for notebooks it failed on.
+    `recorded` gets {notebook: what the preprocessors recorded}."""
     from nbgrader.converters import Autograde
     from nbgrader.converters.base import NbGraderException
     from nbgrader.coursedir import CourseDirectory
 
     class Recording(Autograde):
-        """nbgrader's converter, remembering the exception behind a failure (nbgrader only logs it)."""
+        """nbgrader's converter, remembering the exception behind a failure (nbgrader only logs it) and what the
+        preprocessors recorded for each notebook (resources["classroom"]: RepairGradeCells' repairs)."""
         failure = None
 
         def init_assignment(self, assignment_id, student_id):
@@ -107,6 +114,10 @@ def _autograde(job, area, gradebook, log):
             except Exception as exc:
                 Recording.failure = exc
                 raise
+
+        def write_single_notebook(self, output, resources):
+            recorded.setdefault(resources["unique_key"], {}).update(resources.get("classroom") or {})
+            super().write_single_notebook(output, resources)
 
     config = copy.deepcopy(job.config)
     config.CourseDirectory.update(root=job.root, submitted_directory=os.path.join(area, "submitted"),
@@ -218,11 +229,31 @@ def _explain(folder, gb, job, name, kind_message):
     nbformat.write(nbformat.from_dict(nb), os.path.join(folder, f"{name}.ipynb"))
 
 
-def _note(path, lines):
-    """Put a note for the student at the top of an autograded notebook."""
-    nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell("**Note from the grader.** " + " ".join(lines)))
-    nbformat.write(nb, path)
+def _result(job, staged, gb, name, repairs):
+    """The Result of one notebook graded now (classroom.grading.result), from the staged autograded notebook and
+    the scores the staged gradebook holds for it."""
+    filename, note = job.handed[name]
+    notes = [note] if note and name not in staged.left_out else []
+    notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
+    if staged.dropped and name == job.notebooks[0]:
+        notes.append("These files of your submission were left out: " + "; ".join(
+            f"`{notebook_files.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
+    if name in staged.incomplete:
+        status, why = result.GRADER_FAILED, staged.incomplete[name]
+    elif name in staged.left_out:
+        status, why = result.UNREADABLE if filename else result.NOT_HANDED_IN, staged.left_out[name]
+    else:
+        status, why = result.GRADED, None
+    scores = {grade.name: (float(grade.max_score), float(grade.score))
+              for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades}
+    checks, cells_failed = result.outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4),
+                                           scores)
+    if status != result.GRADED:  # nothing of it ran: every grade cell is not graded, for the reason given
+        checks = tuple(replace(check, kind=check.kind or failures.NOT_GRADED, message=check.message or why)
+                       for check in checks)
+    return result.Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
+                         result.Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
+                                        repairs.get("stripped", 0)), checks, cells_failed)
 
 
 def _fill_gradebook(job, gb, left_out, failed, timestamp):
@@ -256,12 +287,12 @@ def stage(job, template, work, log):
                                                     max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:
             raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
-        mended = {}
-        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped), mended)
+        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped), staged.mended)
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
+        recorded = {}
         if set(job.notebooks) - set(left_out):
-            staged.incomplete = _autograde(job, area, gradebook, log)
+            staged.incomplete = _autograde(job, area, gradebook, log, recorded)
         os.makedirs(folder, exist_ok=True)
         for extra in ("timestamp.txt", "submission_secret.txt"):  # feedback release needs them
             if os.path.isfile(os.path.join(submission, extra)) and not os.path.exists(os.path.join(folder, extra)):
@@ -271,19 +302,12 @@ def stage(job, template, work, log):
             for name, why in {**left_out, **staged.incomplete}.items():
                 message = NOT_RUN.format(why=why) if name in staged.incomplete else why
                 _explain(folder, gb, job, name, message)
-        for name in job.notebooks:
-            filename, note = job.handed[name]
-            notes = [note] if note and name not in left_out else []
-            notes += [mended[name]] if mended.get(name) and name not in left_out else []
-            if staged.dropped and name == job.notebooks[0]:
-                notes.append("These files of your submission were left out: " + "; ".join(
-                    f"`{notebook_files.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
-            if notes:
-                _note(os.path.join(folder, f"{name}.ipynb"), notes)
-            submission_digest, version = job.expected[name]
-            staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in
-                                                staged.incomplete, why=staged.incomplete.get(name),
-                                                handed_as=filename)
+            for name in job.notebooks:
+                staged.results[name] = _result(job, staged, gb, name, recorded.get(name, {}).get("repairs", {}))
+                result.write(folder, staged.results[name])
+                submission_digest, version = job.expected[name]
+                staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in
+                                                    staged.incomplete, why=staged.incomplete.get(name))
         return staged
     except GraderFailure:
         shutil.rmtree(area, ignore_errors=True)

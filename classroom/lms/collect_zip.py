@@ -9,6 +9,7 @@ left as they are. Both plugins are used whatever nbgrader_config.py says, so thi
 What each placed file came from (the LMS, its ids) is kept in downloaded/<assignment>/lms-collected.json, which
 `make lms-feedback` reads (Canvas's feedback upload names the student's submitted file).
 """
+import argparse
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ import sys
 
 from nbgrader.apps.zipcollectapp import ZipCollectApp
 
-from .collector import LmsCollector
+from .collector import LmsCollector, collect_path
 from .extractor import SafeExtractor
 
 MANIFEST = "lms-collected.json"
@@ -34,7 +35,7 @@ def collect(assignment, zip_path, argv=()):
     """Run zip_collect on `zip_path` for `assignment` in the current course directory; the app, once done."""
     app = LmsCollectApp()
     app.initialize([assignment, "--force", *argv])
-    archive = app._format_collect_path(app.archive_directory)
+    archive = collect_path(app, app.archive_directory)
     if os.path.realpath(zip_path).startswith(os.path.realpath(archive) + os.sep):
         raise SystemExit(f"{zip_path} lies in {archive}, which this command empties first: move it elsewhere")
     if os.path.isdir(archive):
@@ -42,7 +43,7 @@ def collect(assignment, zip_path, argv=()):
     os.makedirs(archive)
     shutil.copyfile(zip_path, os.path.join(archive, os.path.basename(zip_path)))
     app.start()
-    save_manifest(app._format_collect_path(MANIFEST), app.collector_plugin_inst.placed)
+    save_manifest(collect_path(app, MANIFEST), app.collector_plugin_inst.placed)
     return app
 
 
@@ -63,7 +64,7 @@ def save_manifest(path, placed):
 
 def load_manifest(app):
     try:
-        with open(app._format_collect_path(MANIFEST), encoding="utf-8") as handle:
+        with open(collect_path(app, MANIFEST), encoding="utf-8") as handle:
             return json.load(handle)
     except (OSError, ValueError):
         return {}
@@ -83,15 +84,17 @@ def report(app):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) < 2:
-        print("usage: python -m classroom.lms.collect_zip ASSIGNMENT ZIP [nbgrader options]", file=sys.stderr)
-        return 2
-    assignment, zip_path, *rest = argv
-    if not os.path.isfile(zip_path):
-        print(f"No such file: {zip_path!r} (make collect-zip ZIP=path/to/the/download.zip)", file=sys.stderr)
-        return 2
-    app = collect(assignment, zip_path, rest)
+    parser = argparse.ArgumentParser(prog="python -m classroom.lms.collect_zip",
+                                     description="Collect an LMS's bulk download of submissions (Canvas, Moodle) "
+                                                 "into submitted/, and say what was placed and what was not.",
+                                     epilog="Any other option goes to nbgrader's zip_collect, e.g. "
+                                            "--LmsRoster.path=lms/moodle.csv.")
+    parser.add_argument("assignment", help="the assignment's name, e.g. score_gradient")
+    parser.add_argument("zip", help="the LMS's download of submissions (make collect-zip ZIP=...)")
+    args, rest = parser.parse_known_args(argv)
+    if not os.path.isfile(args.zip):
+        parser.error(f"no such file: {args.zip!r} (make collect-zip ZIP=path/to/the/download.zip)")
+    app = collect(args.assignment, args.zip, rest)
     print("\n".join(report(app)))
     return 0
 

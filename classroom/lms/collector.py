@@ -26,7 +26,7 @@ from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
 
 from .. import cells, intake
 from . import member_names
-from .refusals import Refusal
+from .refusals import Refusal, Refusing
 from .roster import LmsRoster, RosterError
 
 DASHED = re.compile(r"^(\d{4}-\d\d-\d\d)-(\d\d)-(\d\d)-(\d\d)$")
@@ -42,7 +42,7 @@ class Placed:
     timestamp: datetime.datetime  # naive UTC, as nbgrader keeps times
 
 
-class LmsCollector(FileNameCollectorPlugin):
+class LmsCollector(Refusing, FileNameCollectorPlugin):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -50,7 +50,7 @@ class LmsCollector(FileNameCollectorPlugin):
 
     def collect(self, submitted_file):
         if self._plan is None:
-            root = self.parent._format_collect_path(self.parent.extracted_directory)
+            root = collect_path(self.parent, self.parent.extracted_directory)
             self._plan = {p.path: p for p in self.decide(root)}
         placed = self._plan.get(os.path.abspath(submitted_file))
         if placed is None:
@@ -145,9 +145,13 @@ class LmsCollector(FileNameCollectorPlugin):
         except MissingEntry:
             return None
 
-    def refuse(self, refusal):
-        self.log.warning("Not collected: %s", refusal)
-        self.refused.append(refusal)
+
+def collect_path(app, step):
+    """The folder of one step of nbgrader's zip_collect (`app` a ZipCollectApp; `step` its archive_directory,
+    extracted_directory, or a file name beside them): downloaded/<assignment>/<step>, as the course's
+    c.ZipCollectApp.collect_directory_structure lays it out. The one place that calls nbgrader's private
+    ZipCollectApp._format_collect_path, which every step of zip_collect uses: what it gives is where nbgrader looks."""
+    return app._format_collect_path(step)
 
 
 def _newness(placed):

@@ -16,12 +16,12 @@ from nbgrader.plugins.zipcollect import ExtractorPlugin
 from traitlets import Integer, Unicode
 
 from . import safezip
-from .refusals import Refusal
+from .refusals import Refusal, Refusing
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class SafeExtractor(ExtractorPlugin):
+class SafeExtractor(Refusing, ExtractorPlugin):
     max_member_bytes = Integer(safezip.MAX_MEMBER_BYTES, help="Largest member unpacked, in bytes.").tag(config=True)
     max_total_bytes = Integer(safezip.MAX_TOTAL_BYTES, help="Most bytes unpacked from one zip.").tag(config=True)
     max_members = Integer(safezip.MAX_MEMBERS, help="Most members looked at in one zip.").tag(config=True)
@@ -83,7 +83,3 @@ class SafeExtractor(ExtractorPlugin):
         """The member's date as seconds since the epoch, read in c.SafeExtractor.zip_timezone."""
         zone = tz.gettz(self.zip_timezone) or tz.UTC
         return datetime.datetime(*info.date_time, tzinfo=zone).timestamp()
-
-    def refuse(self, refusal):
-        self.log.warning("Not collected: %s", refusal)
-        self.refused.append(refusal)

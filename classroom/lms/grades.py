@@ -8,10 +8,13 @@ Moodle (the assignment's Submissions > "Upload grading worksheet"): its workshee
 address, Grade, Maximum Grade and Last modified (grade) columns, as Moodle reads them; the e-mail column also lets
 Grades > Import > CSV file match students by e-mail.
 
-The score is the one `make grades` exports (after the late penalty, classroom.plugins.csv_export.grades_row), scaled to the
-points the LMS gives the assignment (Canvas's Points Possible, Moodle's Maximum Grade; nbgrader's own when the
+The score is the one `make grades` exports (after the late penalty, classroom.plugins.csv_export.grades_row), scaled to
+the points the LMS gives the assignment (Canvas's Points Possible, Moodle's Maximum Grade; nbgrader's own when the
 roster has none), rounded to 2 decimals. A student with no submission in the gradebook gets an empty cell, which
-neither LMS imports as a grade: what they are given is left to the instructor.
+neither LMS imports as a grade: what they are given is left to the instructor. So does a student whose score is not
+a grade yet: a notebook's result (classroom.grading.result) says the grader failed on it, or that the file handed in
+is not a readable notebook, and the gradebook still waits for its grade by hand (its 0 is a placeholder); the
+command names each one, with what to do.
 """
 import argparse
 import re
@@ -20,10 +23,11 @@ import sys
 from nbgrader.api import Gradebook, MissingEntry
 
 from .. import course, csvsafe
+from ..grading import result
 from ..plugins.csv_export import grades_row
 from .roster import CANVAS_IDENTITY, LmsRoster
 
-SCORE = 9  # the score after the penalty in classroom.plugins.csv_export.grades_row
+PLACEHOLDER = (result.GRADER_FAILED, result.UNREADABLE)  # a result whose 0 waits for a grade by hand
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)")
 OUT = "lms/{assignment}-{lms}-grades.csv"
 
@@ -43,22 +47,39 @@ def lms_points(roster, row, column):
         return None
 
 
-def scores(db_url, course_id, assignment):
-    """({nbgrader id: score or None}, max score) from the gradebook."""
-    with Gradebook(db_url, course_id) as gb:
+def held_back(coursedir, assignment, student, flagged):
+    """Why the gradebook's score of `student` is not a grade yet, or None: a notebook among `flagged` (those with a
+    grade the gradebook flags for grading by hand) whose result is a placeholder (PLACEHOLDER)."""
+    folder = course.autograded(coursedir, student, assignment)
+    for name in flagged:
+        found = result.read(folder, name)
+        if found is not None and found.status in PLACEHOLDER:
+            return (f"{name}.ipynb waits for a grade by hand ({found.why}): grade it in the formgrader, or run "
+                    "`make autograde` again, then export again")
+    return None
+
+
+def scores(coursedir, assignment):
+    """({nbgrader id: score or None}, max score, {nbgrader id: why held back}) from the gradebook and the results."""
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         try:
             found = gb.find_assignment(assignment)
         except MissingEntry:
             raise SystemExit(f"The gradebook has no assignment {assignment}: grade first (make autograde)") from None
-        result = {}
+        by_student, held = {}, {}
         for student in gb.students:
             try:
-                gb.find_submission(assignment, student.id)
+                submission = gb.find_submission(assignment, student.id)
             except MissingEntry:
-                result[student.id] = None
+                by_student[student.id] = None
                 continue
-            result[student.id] = grades_row(gb, found, student)[SCORE]
-        return result, found.max_score
+            flagged = [nb.name for nb in submission.notebooks if any(g.needs_manual_grade for g in nb.grades)]
+            why = held_back(coursedir, assignment, student.id, flagged)
+            if why:
+                by_student[student.id], held[student.id] = None, why
+            else:
+                by_student[student.id] = grades_row(gb, found, student).score
+        return by_student, found.max_score, held
 
 
 def rows(roster, assignment, by_student, max_score):
@@ -98,8 +119,7 @@ def main(argv=None):
     roster = LmsRoster(config=app.config).read(args.roster)
     if args.lms and args.lms != roster.lms:
         raise SystemExit(f"LMS={args.lms}, but {roster.path} is a {roster.lms} roster")
-    coursedir = app.coursedir
-    by_student, max_score = scores(coursedir.db_url, coursedir.course_id, args.assignment)
+    by_student, max_score, held = scores(app.coursedir, args.assignment)
     table = rows(roster, args.assignment, by_student, max_score)
     dest = csvsafe.write(OUT.format(assignment=args.assignment, lms=roster.lms), table, number=points_text)
     graded = {s for s, v in by_student.items() if v is not None}
@@ -108,6 +128,8 @@ def main(argv=None):
           f"{len(graded & set(roster.by_student()))} with a grade")
     for student in missing:
         print(f"  graded but not in the roster (not in the file): {student}")
+    for student, why in sorted(held.items()):
+        print(f"  no grade in the file for {student}: {why}")
     return 0
 
 

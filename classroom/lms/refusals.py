@@ -42,5 +42,9 @@ class Refusal:
         return f"{self.member!r}: {self.sentence()}"
 
 
-def size(n):
-    return f"{n / 2 ** 20:g} MiB" if n >= 2 ** 20 else f"{n} bytes"
+class Refusing:
+    """What LmsCollector and SafeExtractor share: `refused`, every file not placed (a Refusal), each logged."""
+
+    def refuse(self, refusal):
+        self.log.warning("Not collected: %s", refusal)
+        self.refused.append(refusal)

@@ -6,7 +6,7 @@ mode 0644, compressed alike; so a rebuilt zip differs only when release/ did (an
 The files are those nbgrader's release would copy (CourseDirectory.ignore and .include obeyed), under one folder named
 after the assignment, so a student who unzips gets score_gradient/score_gradient.ipynb and its neighbours.
 """
-import fnmatch
+import argparse
 import os
 import sys
 import zipfile
@@ -19,23 +19,20 @@ OUT = os.path.join("lms", "{assignment}-release.zip")
 
 def release_files(coursedir, assignment):
     """[(path on disk, name in the zip)] of the released assignment, sorted."""
+    from nbgrader.utils import ignore_patterns
+
     root = coursedir.format_path(coursedir.release_directory, ".", assignment)
     if not os.path.isdir(root):
         raise SystemExit(f"No released assignment at {root}: run `make release` first")
+    ignored = ignore_patterns(exclude=coursedir.ignore, include=coursedir.include)  # what release leaves out
     found = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not _ignored(coursedir, d, False))
-        for name in sorted(files):
+        dirs[:] = sorted(set(dirs) - set(ignored(folder, dirs)))
+        for name in sorted(set(files) - set(ignored(folder, files))):
             path = os.path.join(folder, name)
-            if not _ignored(coursedir, name, True) and os.path.isfile(path) and not os.path.islink(path):
+            if os.path.isfile(path) and not os.path.islink(path):
                 found.append((path, "/".join([assignment, *os.path.relpath(path, root).split(os.sep)])))
     return sorted(found, key=lambda pair: pair[1])
-
-
-def _ignored(coursedir, name, is_file):
-    if any(fnmatch.fnmatch(name, glob) for glob in coursedir.ignore):
-        return True
-    return is_file and not any(fnmatch.fnmatch(name, glob) for glob in coursedir.include)
 
 
 def write_zip(files, dest):
@@ -52,11 +49,15 @@ def write_zip(files, dest):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    assignment = argv[0] if argv else "score_gradient"
+    parser = argparse.ArgumentParser(prog="python -m classroom.lms.release_zip",
+                                     description="Write release/ASSIGNMENT/ as one deterministic zip to upload to "
+                                                 "the LMS: lms/ASSIGNMENT-release.zip.")
+    parser.add_argument("assignment", nargs="?", default="score_gradient",
+                        help="the assignment's name (default: score_gradient)")
+    args = parser.parse_args(argv)
     coursedir = course.course_directory()
-    files = release_files(coursedir, assignment)
-    dest = write_zip(files, os.path.join(coursedir.root, OUT.format(assignment=assignment)))
+    files = release_files(coursedir, args.assignment)
+    dest = write_zip(files, os.path.join(coursedir.root, OUT.format(assignment=args.assignment)))
     print(f"{dest}: {len(files)} files ({', '.join(name for _, name in files)}); upload it to the LMS")
     return 0
 

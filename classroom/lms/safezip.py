@@ -19,7 +19,8 @@ import re
 import stat
 import zipfile
 
-from .refusals import Refusal, size
+from ..intake import size
+from .refusals import Refusal
 
 MIB = 2 ** 20
 MAX_MEMBER_BYTES = 20 * MIB  # classroom.intake's cap for one file: the course's notebooks are well under 1 MiB

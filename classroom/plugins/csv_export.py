@@ -4,8 +4,10 @@ nbgrader's CsvExportPlugin joins the fields with commas and no quoting, so a stu
 comma shifts the columns (`c15eve,,,,21.0` reads as 21 points) and one starting with `=` becomes a live formula.
 SafeCsvExport, enabled in nbgrader_config.py with `c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"`,
 writes the same columns, rows and values through classroom.csvsafe: quoted by the csv module, text made inert. For
-plain data the file is nbgrader's byte for byte but for its line ends, CRLF (tests/test_grades_csv.py compares them).
+plain data the file is nbgrader's byte for byte but for its line ends, CRLF (tests/report/test_grades_csv.py compares them).
 """
+from collections import namedtuple
+
 from nbgrader.api import MissingEntry
 from nbgrader.plugins.export import CsvExportPlugin
 
@@ -13,6 +15,7 @@ from .. import csvsafe
 
 COLUMNS = ("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email", "raw_score",
            "late_submission_penalty", "score", "max_score")
+GradesRow = namedtuple("GradesRow", COLUMNS)  # one row of grades.csv, its fields named as its columns
 
 
 class SafeCsvExport(CsvExportPlugin):
@@ -34,7 +37,7 @@ class SafeCsvExport(CsvExportPlugin):
 
 
 def grades_row(gradebook, assignment, student):
-    """The values of one row, as nbgrader's CsvExportPlugin computes them."""
+    """The GradesRow of one student and assignment, as nbgrader's CsvExportPlugin computes it."""
     try:
         submission = gradebook.find_submission(assignment.name, student.id)
     except MissingEntry:
@@ -42,5 +45,5 @@ def grades_row(gradebook, assignment, student):
     else:
         timestamp, raw, penalty = submission.timestamp, submission.score, submission.late_submission_penalty
     score = max(0.0, raw - penalty)
-    return [assignment.name, assignment.duedate, timestamp, student.id, student.last_name, student.first_name,
-            student.email, raw, penalty, score, assignment.max_score]
+    return GradesRow(assignment.name, assignment.duedate, timestamp, student.id, student.last_name,
+                     student.first_name, student.email, raw, penalty, score, assignment.max_score)

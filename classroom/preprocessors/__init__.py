@@ -10,7 +10,6 @@ in by nbgrader_config.py):
 * `sanitize_feedback.SanitizeFeedback` (generate_feedback): grade cells show their visible part and their verdict,
   each named for the student by what it checks (the feedback page's template: classroom/feedback/page.py).
 * `inert_content.InertContent` (autograde, last before SaveAutoGrades; and every HTML page made from a notebook): each
-  cell rebuilt from inert content within size caps, with its parts `inert_outputs`, `inert_markdown`, `inert_images`
-  and the page template's filter `inert_html.clean_html`.
-* `markdown_math.markdown2html`, the page template's Markdown filter: maths written as MathML, no MathJax.
+  cell rebuilt from inert content within size caps (its parts, and the page template's filters, are in
+  classroom.feedback).
 """

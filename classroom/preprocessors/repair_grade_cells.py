@@ -1,9 +1,16 @@
 """RepairGradeCells: every grade cell the gradebook knows is present once, with its original source, type and
 metadata, whatever the student did to it (deleted, blanked, edited, re-labelled, retyped); nbgrader metadata nobody
-issued is dropped. Runs in autograde's sanitize stage, before nbgrader's OverwriteCells."""
+issued is dropped. Runs in autograde's sanitize stage, before nbgrader's OverwriteCells.
+
+What it did is kept in resources["classroom"]["repairs"] ({"missing": [grade id], "changed": [grade id],
+"stripped": count}), which classroom.grading.staging writes into the notebook's result (classroom.grading.result).
+A grade cell exactly as some release of the assignment issued it (nbgrader's checksum of it matches) is no change of
+the student's, even when the instructor changed the assignment since.
+"""
 from nbformat import from_dict
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
+from nbgrader.utils import compute_checksum
 
 from .. import cells
 
@@ -15,13 +22,35 @@ def gradebook_cells(resources):
         return cells.source_cells(gb, info["notebook"], info["assignment"])
 
 
+def as_released(cell):
+    """True if nbgrader's checksum of the cell matches the one a release wrote into it."""
+    try:
+        return cells.nbgrader(cell).get("checksum") == compute_checksum(from_dict(dict(cell,
+                                                                                       source=cells.source(cell))))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def changed(cell, original):
+    """True if the student changed a grade cell: its type, its grade flag or points, or the visible part of a locked
+    cell's source (a release never shows the hidden tests)."""
+    meta = cells.nbgrader(cell)
+    try:
+        points = float(meta.get("points"))
+    except (TypeError, ValueError):
+        points = None
+    visible = cells.HIDDEN.sub("", original.source or "")
+    return (cell.get("cell_type") != original.cell_type or not meta.get("grade") or points != float(original.points)
+            or (original.locked and cells.source(cell).strip() != visible.strip())) and not as_released(cell)
+
+
 class RepairGradeCells(NbGraderPreprocessor):
     """Restore every known grade cell (source, type, metadata) and drop nbgrader metadata nobody issued."""
 
     def preprocess(self, nb, resources):
         known = {cell.name: cell for cell in gradebook_cells(resources)}
         order = list(known)
-        present = {}
+        present, repairs = {}, {"missing": [], "changed": [], "stripped": 0}
         for index, cell in enumerate(nb.cells):
             if "nbgrader" not in cell.metadata:
                 continue
@@ -29,18 +58,23 @@ class RepairGradeCells(NbGraderPreprocessor):
             if name not in known or name in present:
                 self.log.warning("Dropping nbgrader metadata of a cell with unknown or repeated id %r", name)
                 del cell.metadata["nbgrader"]
+                repairs["stripped"] += 1
                 continue
             present[name] = index
+            if known[name].points is not None and changed(cell, known[name]):
+                repairs["changed"].append(name)
             self._restore(cell, known[name])
         for name in order:  # put back the grade cells that are missing, after their nearest earlier neighbour
             if name in present or known[name].points is None:
                 continue
             self.log.warning("Grade cell %r is missing from the submission: putting it back", name)
+            repairs["missing"].append(name)
             earlier = [present[n] for n in order[:order.index(name)] if n in present]
             position = max(earlier) + 1 if earlier else len(nb.cells)
             nb.cells.insert(position, known[name].new_cell())
             present = {n: (i + 1 if i >= position else i) for n, i in present.items()}
             present[name] = position
+        resources.setdefault("classroom", {})["repairs"] = repairs
         return nb, resources
 
     @staticmethod

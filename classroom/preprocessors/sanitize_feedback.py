@@ -4,22 +4,35 @@ whole notebook is made inert first (InertContent), so a notebook graded before t
 
 It also names each graded cell for the student, in the cell's metadata `classroom` = {"label", "anchor"} that the
 feedback template (classroom/feedback/templates/feedback) prints in the summary and in the cell's heading: a check by the
-docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id.
+docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id. From the notebook's
+result (classroom.grading.result, beside it in autograded/) it adds each graded cell's verdict in a few words
+(`classroom.verdict`: "passed", or what the failure's kind says) and puts the grader's notes for the student
+(a renamed notebook taken, files left out) in resources["classroom"]["notes"], which the summary lists first.
 """
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .. import cells
+from ..feedback.page import points
+from ..grading import result
 from ..trusted import failures
 from ..trusted.verdict import MAX_MESSAGE, MAX_PRINTED
 from .inert_content import InertContent
 
 HIDDEN_RAN = "This check's hidden part ran when your work was graded"
+PASSED = "passed"
+SAID = {  # a failure's kind as the summary says it to the student, beside the check's name
+    failures.CHECK_FAILED: "not met", failures.RAISED: "your code raised an error",
+    failures.WRONG_TYPE: "your code returned the wrong type", failures.TIMED_OUT: "timed out",
+    failures.CRASHED: "your code crashed", failures.OUT_OF_MEMORY: "ran out of memory",
+    failures.OUTPUT_CUT: "output cut", failures.NOT_RUN: "not run", failures.NOT_GRADED: "not graded"}
 
 
-def points(value):
-    """`value` points in words: "1 point", "2 points", "0.5 points"."""
-    return f"{value:g} point" + ("" if value == 1 else "s")
+def verdict(check):
+    """What the summary says of one graded cell's result (a result.CheckOutcome), or "" when it says nothing."""
+    if check.kind is not None:
+        return SAID[check.kind]
+    return PASSED if check.passed else ""
 
 
 def label(cell, number, answers=None):
@@ -40,9 +53,14 @@ class SanitizeFeedback(NbGraderPreprocessor):
 
     _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
     _numbered = False  # whether answer cells are numbered (there are several)
+    _verdicts = {}  # {grade_id: the verdict's words} from the notebook's result ({} without one)
 
     def preprocess(self, nb, resources):
         nb, resources = InertContent(parent=self).preprocess(nb, resources)
+        notebook = (resources.get("nbgrader") or {}).get("notebook")
+        found = result.read((resources.get("metadata") or {}).get("path") or "", notebook) if notebook else None
+        self._verdicts = {check.grade_id: verdict(check) for check in found.checks} if found else {}
+        resources["classroom"] = {"notes": list(found.notes) if found else []}
         self._graded = self._answers = 0
         self._numbered = sum(cells.is_solution(cell) for cell in nb.cells) > 1
         return super().preprocess(nb, resources)
@@ -53,7 +71,8 @@ class SanitizeFeedback(NbGraderPreprocessor):
             self._graded += 1
             self._answers += bool(meta.get("solution"))
             name = label(cell, self._graded, self._answers if self._numbered else None)
-            cell.metadata["classroom"] = {"label": name, "anchor": f"graded-{index + 1}"}
+            cell.metadata["classroom"] = {"label": name, "anchor": f"graded-{index + 1}",
+                                          "verdict": self._verdicts.get(cells.grade_id(cell), "")}
         if not cells.is_check(cell):
             return cell, resources
         source = cells.source(cell)

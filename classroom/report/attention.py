@@ -1,79 +1,29 @@
 """Which submissions need an instructor's look, and why. Decided on data only, never on the wording of a message:
+each notebook's result (classroom.grading.result, written when it was graded), the gradebook and the grading record.
 
   * a grade is flagged for manual grading in the gradebook (classroom.autograde does that for a file that is not a
     readable notebook, and when the grader itself failed on a notebook);
-  * the grader recorded a failure of a kind that failures.ATTENTION lists (timed out, crashed, ran out of memory,
-    output cut, could not be run): the kind is the error output's `ename` (see `kind`, the one place that reads it);
-  * the submitted notebook lacks grade cells, or has them changed (type, points, locked source) or duplicated: the
-    grader put them back from the gradebook (a cell exactly as an earlier release issued it, before the assignment
-    was changed, is no change). This is the comparison RepairGradeCells makes, redone from submitted/ and the
-    gradebook, so it does not depend on keeping the autograde log;
-  * a notebook was not handed in, is not a notebook, has no autograded copy, or its grading no longer holds
-    (classroom.grading.record: handed in again, the assignment changed, a grading left unfinished);
+  * the result records a failure of a kind that failures.ATTENTION lists (timed out, crashed, ran out of memory,
+    output cut, could not be run), in a check or in a cell the grader ran for display;
+  * the result says RepairGradeCells put grade cells back, restored them (type, points, locked source changed), or
+    stripped nbgrader metadata nobody issued (a repeated or unknown grade id);
+  * the result says a notebook was not handed in, or is not a readable notebook; or there is no result, or the
+    grading no longer holds (classroom.grading.record: handed in again, the assignment changed, a grading left
+    unfinished, graded before results were recorded): `make autograde` grades it again;
   * the work was handed in after the due date (with the late penalty nbgrader applied).
 
-A student can only add reasons to their own row (their own cell may raise an exception named like a kind). The one
-reason a student could hide is "grade cells changed", by forging nbgrader's checksum of an edited cell; the grader
-restores such a cell all the same, so no grade depends on it.
+A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
 """
-
+from ..grading import result as results
 from ..trusted import failures
-from .. import cells as cell_meta
-from . import notebook
 from .model import Reason
 
+MESSAGE_CHARS = 600  # a grader-written message longer than this is cut in the report
 
 
-def kind(output):
-    """The failure kind an output of an autograded notebook records (its `ename`, one of failures.KINDS), or None."""
-    if not isinstance(output, dict) or output.get("output_type") != "error":
-        return None
-    ename = output.get("ename")
-    return ename if ename in failures.KINDS else None
-
-
-def _points(value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def as_released(cell):
-    """True if a grade cell is exactly as some release of the assignment issued it: nbgrader's checksum of the cell
-    matches the one the release wrote into it. A cell from an earlier release, before the instructor changed the
-    assignment, is no edit of the student's."""
-    from nbformat import from_dict
-    from nbgrader.utils import compute_checksum
-
-    try:
-        return cell_meta.nbgrader(cell).get("checksum") == compute_checksum(
-            from_dict(dict(cell, source=cell_meta.source(cell))))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return False
-
-
-def repairs(submitted, cells, points):
-    """([missing grade ids], [changed grade ids]) of a submitted notebook against the gradebook's `cells`
-    ([classroom.cells.SourceCell]) and `points` ({grade_id: points})."""
-    known = {cell.name: cell for cell in cells if cell.name in points}
-    seen, changed = set(), []
-    for cell in notebook.cells(submitted):
-        name = cell_meta.grade_id(cell)
-        if name not in known:
-            continue
-        if name in seen:
-            changed.append(name)  # a duplicate of a grade cell: dropped by the grader
-            continue
-        seen.add(name)
-        original, meta = known[name], cell_meta.nbgrader(cell)
-        visible = cell_meta.HIDDEN.sub("", original.source or "")
-        if (cell.get("cell_type") != original.cell_type or not meta.get("grade")
-                or _points(meta.get("points")) != float(points[name])
-                or (original.locked and cell_meta.source(cell).strip() != visible.strip())) and not as_released(cell):
-            changed.append(name)
-    missing = [name for name in known if name not in seen]
-    return missing, sorted(set(changed), key=list(known).index)
+def message(text):
+    """A message for the student, on one line, as the report shows it."""
+    return " ".join(str(text).split())[:MESSAGE_CHARS]
 
 
 class _Reasons:
@@ -97,11 +47,33 @@ def _duration(seconds):
     return (f"{days} d " if days else "") + f"{hours} h {rest // 60:02d} min"
 
 
-def reasons(handed, flagged, expected, late=0.0, penalty=0.0):
+def _graded(found, name, graded):
+    """The reasons one notebook's Result gives."""
+    if graded.status == results.NOT_HANDED_IN:
+        found.add("not handed in", f"{name} was not handed in (nbgrader scored its checks 0)")
+        return
+    if graded.status == results.UNREADABLE:
+        found.add("unreadable submission", f"{name} is not a readable notebook file")
+    failed = [(check.grade_id, check.kind, check.message) for check in graded.checks]
+    for where, kind, text in failed + [(cell.cell, cell.kind, cell.message) for cell in graded.cells]:
+        words = failures.ATTENTION.get(kind)
+        if words:
+            found.add(words, message(text) or f"{name}: {kind}", where)
+    for grade_id in graded.repairs.missing:
+        found.add("grade cells missing", f"{name} lacked grade cells; the grader put them back", grade_id)
+    for grade_id in graded.repairs.changed:
+        found.add("grade cells changed", f"{name} had grade cells edited or retyped; the grader restored them",
+                  grade_id)
+    if graded.repairs.stripped:
+        found.add("grade cells changed", f"{name} had {graded.repairs.stripped} cells carrying nbgrader metadata "
+                  "nobody issued (a repeated or unknown grade id); the grader made them plain cells")
+
+
+def reasons(handed, flagged, late=0.0, penalty=0.0):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading; expected: {notebook: ([SourceCell], {grade_id: points})} from the gradebook.
+    grading.
     """
     found = _Reasons()
     if late > 0:
@@ -110,24 +82,13 @@ def reasons(handed, flagged, expected, late=0.0, penalty=0.0):
         found.add("flagged for manual grading", f"{len(flagged)} checks wait for a grade by hand in the gradebook")
     for nb in handed:
         name = f"{nb.notebook}.ipynb"
-        if not nb.handed_in:
-            found.add("not handed in", f"{name} was not handed in (nbgrader scored its checks 0)")
-            continue
-        if nb.autograded is None:
-            found.add("not graded", f"{name} has no readable autograded copy: run `make autograde`")
-        elif nb.stale:
+        if nb.result is not None:
+            _graded(found, name, nb.result)
+        if nb.stale:
             found.add("not graded", f"{name}: its grading is out of date ({nb.stale}): run `make autograde`")
-        for where, _, output in notebook.error_outputs(nb.autograded):
-            words = failures.ATTENTION.get(kind(output))
-            if words:
-                found.add(words, notebook.message(output) or f"{name}: {kind(output)}", where)
-        if nb.unreadable:
-            found.add("unreadable submission", f"{name} is not a readable notebook file")
-        elif nb.submitted is not None:
-            missing, changed = repairs(nb.submitted, *expected[nb.notebook])
-            for grade_id in missing:
-                found.add("grade cells missing", f"{name} lacked grade cells; the grader put them back", grade_id)
-            for grade_id in changed:
-                found.add("grade cells changed", f"{name} had grade cells edited, retyped or duplicated; the grader "
-                          "restored them", grade_id)
+        elif nb.result is None and nb.handed_in:
+            found.add("not graded", f"{name} has no grading result (graded by an earlier version of the grader, or "
+                      "by plain nbgrader): run `make autograde`")
+        elif nb.result is None:
+            found.add("not handed in", f"{name} was not handed in (nbgrader scored its checks 0)")
     return found.result()

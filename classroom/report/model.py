@@ -33,13 +33,11 @@ class Check:
 
 @dataclass(frozen=True)
 class Handed:
-    """What one student's files say about one notebook of the assignment (read by collect, judged by attention)."""
+    """One notebook of one student's submission: its result (read by collect, judged by attention)."""
     notebook: str
     handed_in: bool
-    submitted: dict = None    # the submitted notebook (JSON), None if absent or unreadable
-    unreadable: bool = False  # a file was handed in but is not a notebook
-    autograded: dict = None   # the autograded notebook, None if there is none (or it is unreadable)
-    stale: str = None         # why its grading no longer holds (classroom.grading.record), None if it holds
+    result: object = None  # its classroom.grading.result.Result, None if there is none (or it is unreadable)
+    stale: str = None      # why its grading no longer holds (classroom.grading.record), None if it holds
 
 
 @dataclass(frozen=True)
@@ -65,6 +63,7 @@ class Student:
     handed_in: frozenset    # the notebooks handed in
     messages: dict          # {(notebook, grade_id): the message the grader wrote for that check}
     reasons: tuple = ()     # (Reason, ...): empty when the submission needs no look
+    notes: tuple = ()       # the grader's notes for the student (a renamed notebook, files left out), as written
 
     @property
     def score(self):
@@ -72,7 +71,7 @@ class Student:
         return max(self.raw_score - self.penalty, 0.0)
 
 
-NO_MESSAGE = "no message (no error output in the autograded notebook)"
+NO_MESSAGE = "no message (the grading result records none)"
 
 
 @dataclass(frozen=True)

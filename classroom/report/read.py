@@ -1,13 +1,17 @@
-"""Read one assignment's grading into a Summary: the gradebook for scores and checks, the notebooks for the rest.
+"""Read one assignment's grading into a Summary: the gradebook for scores and checks; each notebook's result
+(classroom.grading.result) for what its grading decided (failure kinds and messages, repairs, notes, left out or
+not); the grading record (classroom.grading.record) for whether that grading still holds. No notebook is read.
 
 Every path comes from nbgrader's CourseDirectory, configured by the course's nbgrader_config.py: the gradebook's
-db URL, and submitted/ and autograded/ through `format_path`, so a course that renames them is read right.
+db URL, and submitted/ and autograded/ through `format_path`, so a course that renames them is read right. An
+autograded folder without results (graded by an earlier version of the grader, or by plain nbgrader) still gives a
+report: its scores, and "not graded ... run `make autograde`", which grades it again and writes them.
 """
 from pathlib import Path
 
 from .. import cells, course
-from ..grading import record
-from . import attention, notebook
+from ..grading import record, result
+from . import attention
 from .model import Check, Handed, Student, Summary
 
 
@@ -29,39 +33,34 @@ def _gradebook_path(db_url):
 
 
 def _checks(gb_notebooks):
-    """([Check], {notebook: ([SourceCell], {grade_id: points})}) from the gradebook's notebooks."""
-    checks, expected = [], {}
+    """[Check] from the gradebook's notebooks."""
+    checks = []
     for nb in gb_notebooks:
         points = {cell.name: float(cell.max_score) for cell in nb.grade_cells}
         sources = {cell.name: cell for cell in nb.source_cells}
         answers = {cell.name for cell in nb.solution_cells}
-        expected[nb.name] = (cells.source_cells_of(nb), points)
         order = [c.name for c in nb.source_cells if c.name in points] + sorted(n for n in points if n not in sources)
         for name in order:
             if name in answers:
                 continue  # an autograded answer cell is graded by running it, not a check of its own
             code = (sources[name].source or "") if name in sources else ""
-            checks.append(Check(nb.name, name, points[name], cells.docstring(code), "BEGIN HIDDEN TESTS" in code))
-    return checks, expected
+            hidden = any(marker in code for marker in cells.HIDDEN_MARKERS)
+            checks.append(Check(nb.name, name, points[name], cells.docstring(code), hidden))
+    return checks
 
 
 def _handed(coursedir, assignment, student_id, notebooks, state):
-    """[Handed] for each notebook of one student, read from submitted/ and autograded/; `state` is the submission's
+    """[Handed] for each notebook of one student, from its result in autograded/; `state` is the submission's
     record.State (None when submitted/ no longer holds it)."""
-    submitted = Path(coursedir.format_path(coursedir.submitted_directory, student_id, assignment))
     autograded = Path(coursedir.format_path(coursedir.autograded_directory, student_id, assignment))
     found = []
     for name in notebooks:
-        handed_as = state.handed[name][0] if state else None
-        handed_path, graded_path = submitted / (handed_as or f"{name}.ipynb"), autograded / f"{name}.ipynb"
-        # a course that cleared submitted/ after grading still has the autograded copies
-        if not (handed_as or (graded_path.exists() and state is None)):
-            found.append(Handed(name, handed_in=False))
-            continue
-        handed = notebook.read(handed_path) if handed_as else None
-        graded = notebook.read(graded_path)
-        found.append(Handed(name, True, handed, bool(handed_as) and handed is None, graded,
-                            state.stale.get(name) if state else None))
+        graded = result.read(autograded, name)
+        if graded is not None:
+            handed_in = graded.handed_in
+        else:  # no result: a file in submitted/, or (submitted/ cleared after grading) an autograded copy
+            handed_in = bool(state.handed[name][0]) if state else (autograded / f"{name}.ipynb").exists()
+        found.append(Handed(name, handed_in, graded, state.stale.get(name) if state else None))
     return found
 
 
@@ -90,7 +89,7 @@ def collect(root, assignment):
             raise ReportError(f"the gradebook has no assignment {assignment!r} (it has: {known}). Check the name; "
                               "an assignment enters the gradebook with `make release`.") from None
         gb_notebooks = sorted(source.notebooks, key=lambda nb: (nb.name != assignment, nb.name))
-        checks, expected = _checks(gb_notebooks)
+        checks = _checks(gb_notebooks)
         notebooks = tuple((nb.name, float(nb.max_score)) for nb in gb_notebooks)
         max_score = float(source.max_score)
         submissions = sorted(gb.assignment_submissions(assignment), key=lambda s: s.student.id)
@@ -107,11 +106,13 @@ def collect(root, assignment):
     students = []
     for student_id, raw, penalty, top, late, by_notebook, by_check, flagged in graded:
         handed = _handed(coursedir, assignment, student_id, [name for name, _ in notebooks], states.get(student_id))
-        messages = {(nb.notebook, grade_id): text for nb in handed
-                    for grade_id, text in notebook.check_messages(nb.autograded).items()}
+        graded = [nb.result for nb in handed if nb.result is not None]
+        messages = {(found.notebook, check.grade_id): attention.message(check.message) or check.kind
+                    for found in graded for check in found.checks if check.kind is not None}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, expected, late, penalty)))
+                                attention.reasons(handed, flagged, late, penalty),
+                                tuple(note for found in graded for note in found.notes)))
     known = {student.id for student in students}
     ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))
                      for who, state in sorted(states.items()) if who not in known)

@@ -1,7 +1,7 @@
 """The report's CSV, `<assignment>-by-check.csv`: one row per student, one column per notebook and per check.
 
 It is not nbgrader's grades.csv (`make grades`, one row per student and assignment): it adds, per student, whether
-the submission needed attention and why, and the score of every notebook and of every check.
+the submission needed attention and why, the grader's notes, and the score of every notebook and of every check.
 
 Text cells (student ids, reasons, column names) are made inert and quoted as every CSV we write is
 (classroom.csvsafe); numbers are written as numbers, as the report writes them (16, 2.5).
@@ -13,7 +13,8 @@ from .model import number
 
 COLUMNS = ("ASSIGNMENT-by-check.csv: one row per student: student_id, raw_score, late_submission_penalty, score "
            "(raw_score - late_submission_penalty, at least 0) and max_score as in `nbgrader export`, then "
-           "needs_attention (yes/no) and attention (the reasons, '; '-separated), then one column per notebook (its "
+           "needs_attention (yes/no), attention (the reasons, '; '-separated) and grader_notes (the grader's notes "
+           "for the student, such as a renamed notebook taken), then one column per notebook (its "
            "score), then one column per check (its grade_id, or notebook.ipynb:grade_id where two notebooks share "
            "one: the score of that check).")
 
@@ -40,10 +41,11 @@ def rows(summary):
     """The header and one row per student, as values (not yet CSV fields)."""
     names = [name for name, _ in summary.notebooks]
     yield ["student_id", "raw_score", "late_submission_penalty", "score", "max_score", "needs_attention",
-           "attention", *[f"{name}.ipynb" for name in names], *check_labels(summary.checks)]
+           "attention", "grader_notes", *[f"{name}.ipynb" for name in names], *check_labels(summary.checks)]
     for s in summary.students:
         yield [s.id, s.raw_score, s.penalty, s.score, s.max_score, "yes" if s.reasons else "no",
-               "; ".join(r.text() for r in s.reasons), *[s.notebooks.get(name, 0.0) for name in names],
+               "; ".join(r.text() for r in s.reasons), " ".join(s.notes),
+               *[s.notebooks.get(name, 0.0) for name in names],
                *[s.checks.get(check.key, 0.0) for check in summary.checks]]
 
 

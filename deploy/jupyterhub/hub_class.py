@@ -3,9 +3,10 @@
     python hub_class.py demo   # make hub: groups, an instructor and two students (passwords printed), course, exchange
     python hub_class.py clean  # make hub-clean: remove what `demo` made (accounts, homes, groups, course, exchange)
 
-tests/test_hub_class.py uses the same functions with names of its own. Every permission set here is explained in
+tests/hub/test_hub_class.py uses the same functions with names of its own. Every permission set here is explained in
 INSTRUCTORS.md, "A class on JupyterHub".
 """
+import argparse
 import grp
 import os
 import pwd
@@ -144,6 +145,10 @@ def clean(found):
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("demo", "clean"), help="demo: make the class (make hub); clean: remove it "
+                        "(make hub-clean)")
+    step = parser.parse_args().step
     if os.geteuid() != 0:
         sys.exit("hub_class.py creates and removes Linux accounts: run it as root (sudo make hub)")
-    {"demo": demo, "clean": clean}[sys.argv[1]](settings())
+    {"demo": demo, "clean": clean}[step](settings())

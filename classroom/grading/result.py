@@ -1,0 +1,156 @@
+"""One structured result per graded notebook, written once when it is staged and read by every consumer.
+
+As Otter-Grader's GradingResults does for a submission, a Result says what the grading of one notebook decided, as
+data: per check its grade id, points, score and failure kind (classroom.trusted.failures) with the sentence the
+student reads; the grade cells RepairGradeCells put back, restored or stripped; the notes the grader added for the
+student; the file the notebook was handed in as; and whether it was graded, left out (not handed in, or not a
+readable notebook) or failed in the grader (the `why` says it). The class report (classroom.report), the feedback
+page's summary (classroom.preprocessors.sanitize_feedback) and the LMS grades (classroom.lms.grades) read it, and none
+of them reads a decision back out of a notebook's outputs.
+
+The file is `.classroom-result-<notebook>.json` in the autograded folder, beside the grading record
+(classroom.grading.record), and listed in CourseDirectory.ignore (nbgrader_config.py) like it. Its `format` is
+FORMAT: a reader given another format, or a damaged file, gets None, the grading record then says the notebook's
+grading does not hold, and the next `make autograde` grades it again. Example:
+
+    {"format": 1, "student": "alice", "assignment": "score_gradient", "notebook": "score_gradient",
+     "status": "graded", "why": null, "handed_as": "score_gradient (1).ipynb",
+     "notes": ["You handed in this notebook as `score_gradient (1).ipynb`; it was graded as ..."],
+     "repairs": {"missing": ["no_python_loop"], "changed": [], "stripped": 0},
+     "checks": [{"grade_id": "values_match_reference", "points": 3.0, "score": 0.0, "answer": false,
+                 "kind": "TimedOut", "message": "score_gradient did not return within 3 s ..."}, ...],
+     "cells": [{"cell": "cell 12", "kind": "NotRun", "message": "The grader did not run this cell: ..."}]}
+"""
+import json
+import os
+from dataclasses import asdict, dataclass, field
+
+from .. import cells as cell_meta
+from ..intake import read_regular
+from ..trusted import failures
+
+FORMAT = 1
+GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED = "graded", "not_handed_in", "unreadable", "grader_failed"
+STATUSES = (GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED)
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """One grade cell: its points and score as graded, and the failure's kind and message (None and "" if none)."""
+    grade_id: str
+    points: float
+    score: float
+    kind: str = None
+    message: str = ""
+    answer: bool = False  # an answer cell graded by running it, not a check of its own
+
+    @property
+    def passed(self):
+        return self.kind is None and self.score >= self.points
+
+
+@dataclass(frozen=True)
+class CellFailure:
+    """A failure the grader recorded in a cell that is not graded (a cell named `cell N` when it has no grade id)."""
+    cell: str
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Repairs:
+    """What RepairGradeCells did: grade cells put back or restored (grade ids), and cells whose nbgrader metadata
+    nobody issued (an unknown or repeated grade id) made plain cells."""
+    missing: tuple = ()
+    changed: tuple = ()
+    stripped: int = 0
+
+    def __bool__(self):
+        return bool(self.missing or self.changed or self.stripped)
+
+
+@dataclass(frozen=True)
+class Result:
+    student: str
+    assignment: str
+    notebook: str
+    status: str
+    why: str = None        # why it was left out, or why the grader failed on it
+    handed_as: str = None  # the file taken for the notebook, None if none
+    notes: tuple = ()      # the grader's notes for the student (Markdown; file names made plain)
+    repairs: Repairs = field(default_factory=Repairs)
+    checks: tuple = ()     # (CheckOutcome, ...) in notebook order
+    cells: tuple = ()      # (CellFailure, ...)
+
+    @property
+    def handed_in(self):
+        return self.status != NOT_HANDED_IN
+
+    def to_dict(self):
+        return {"format": FORMAT, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data):
+        """The Result a to_dict() made; ValueError (or TypeError, KeyError) for anything else."""
+        if data.get("format") != FORMAT or data.get("status") not in STATUSES:
+            raise ValueError(f"not a grading result of format {FORMAT}")
+        fields = {key: data[key] for key in ("student", "assignment", "notebook", "status", "why", "handed_as")}
+        return cls(**fields, notes=tuple(str(note) for note in data["notes"]),
+                   repairs=Repairs(tuple(data["repairs"]["missing"]), tuple(data["repairs"]["changed"]),
+                                   int(data["repairs"]["stripped"])),
+                   checks=tuple(CheckOutcome(**check) for check in data["checks"]),
+                   cells=tuple(CellFailure(**failure) for failure in data["cells"]))
+
+
+def file_name(notebook):
+    """The result's file name in the autograded folder."""
+    return f".classroom-result-{notebook}.json"
+
+
+def write(folder, result):
+    """Write `result` into the autograded `folder` (whole, then renamed into place)."""
+    path = os.path.join(folder, file_name(result.notebook))
+    with open(path + ".part", "w", encoding="utf-8") as file:
+        json.dump(result.to_dict(), file, indent=1, sort_keys=True)
+    os.replace(path + ".part", path)
+
+
+def read(folder, notebook):
+    """The Result of `notebook` in an autograded folder; None if there is none, or it is damaged or of another
+    format (the grading record then takes the notebook's grading for out of date)."""
+    try:
+        return Result.from_dict(json.loads(read_regular(os.path.join(folder, file_name(notebook))) or b""))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def failure(cell, check):
+    """(kind, message) of the first error output of a graded notebook's code cell, or (None, ""). A grader's kind
+    is taken as written; any other error is, in a check, a failed check, elsewhere the student's own exception."""
+    for output in cell.get("outputs") or ():
+        if isinstance(output, dict) and output.get("output_type") == "error":
+            kind = output.get("ename")
+            if kind not in failures.KINDS:
+                kind = failures.CHECK_FAILED if check else failures.RAISED
+            return kind, str(output.get("evalue", ""))
+    return None, ""
+
+
+def outcomes(nb, scores):
+    """((CheckOutcome, ...), (CellFailure, ...)) of an autograded notebook (nbformat JSON) whose grade cells the
+    gradebook scored `scores` ({grade_id: (points, score)}): the one place a failure's kind is read from outputs."""
+    checks, others = [], []
+    for index, cell in enumerate(nb.get("cells", [])):
+        grade_id = cell_meta.grade_id(cell)
+        if cell.get("cell_type") != "code":
+            continue
+        if grade_id in scores:
+            kind, message = failure(cell, not cell_meta.is_solution(cell))
+            checks.append(CheckOutcome(grade_id, *scores[grade_id], kind, message, cell_meta.is_solution(cell)))
+            continue
+        others += [CellFailure(grade_id or f"cell {index + 1}", output["ename"], str(output.get("evalue", "")))
+                   for output in cell.get("outputs") or ()
+                   if isinstance(output, dict) and output.get("ename") in failures.KINDS]
+    seen = {check.grade_id for check in checks}
+    checks += [CheckOutcome(grade_id, *scored) for grade_id, scored in scores.items() if grade_id not in seen]
+    return tuple(checks), tuple(others)

@@ -1,0 +1,10 @@
+"""The course kit: what the tests and the benches share, so that neither imports the other.
+
+A throw-away nbgrader course made from this repository and graded as instructors grade (`course`, `corpus`,
+`grading_runs`, `quiz_answers`), the real parts around it (`browser`, `hub`, `postgres`, `ports`), the repository's
+own files (`repository`), and the gate of every test that needs a real part (`parts`: `requires("hub")`, one marker
+a part, the closing line that names what was skipped).
+
+Imported from the repository root as `coursekit` (pytest: `pythonpath = ["."]` in pyproject.toml; the benches run as
+`python -m bench.autograde_cost` from the root), so nothing edits sys.path by hand.
+"""

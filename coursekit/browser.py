@@ -1,0 +1,221 @@
+"""Servers and a browser for the tests and the benchmark that use a page as a student or an instructor does.
+
+Starts JupyterLab or Voilà (`Server`), or `make lab` itself (`make_lab`), on a free loopback port in its own process
+group and stops the whole group afterwards; launches Debian's Chromium through Playwright (never `playwright
+install`). Whether this machine has a browser at all: coursekit.parts (`requires("browser")`).
+"""
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from coursekit.ports import free_port
+from coursekit.repository import ROOT
+
+EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+# Headless Chromium on a machine without network: no GPU, no first-run page, and no background traffic
+# (without the last flags Chromium keeps calling home, and this closed network refuses the connections).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-default-apps", "--mute-audio"]
+ROOT_FLAG = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
+class Server:
+    """A JupyterLab or Voilà process serving a copy of the explorer notebook (and `extra_files`) from a scratch folder.
+
+    The notebook is copied so that nothing the browser does (autosave, trust, checkpoints) can touch the
+    repository. Voilà serves the folder as `make explore` does, so that links between notebooks work. Use as a
+    context manager: leaving it stops the server's whole process group.
+    """
+
+    def __init__(self, kind, notebook=EXPLORER, extra_files=()):
+        if kind not in ("lab", "voila"):
+            raise ValueError(f"kind must be 'lab' or 'voila'; got {kind!r}")
+        self.kind, self.port, self.token = kind, free_port(), "explorer-test-token"
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"explorer-{kind}-"))
+        self.folder = self.scratch / "served"
+        self.folder.mkdir()
+        self.name = Path(notebook).name
+        shutil.copy(notebook, self.folder / self.name)
+        for path in extra_files:
+            shutil.copy(path, self.folder / Path(path).name)
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+        self.log = self.scratch / "server.log"
+
+    def command(self):
+        if self.kind == "lab":
+            return [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+                    f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={self.folder}",
+                    "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                    "--ServerApp.open_browser=False", *ROOT_FLAG]
+        return [sys.executable, "-m", "voila", str(self.folder), "--no-browser", "--Voila.ip=127.0.0.1",
+                f"--port={self.port}", f"--token={self.token}"]
+
+    def url(self, name=None):
+        """The page of the notebook `name` (by default the one the server was made for)."""
+        if self.kind == "lab":
+            return f"{self.base}/lab/tree/{name or self.name}?token={self.token}"
+        return f"{self.base}/voila/render/{name or self.name}?token={self.token}"
+
+    def __enter__(self):
+        # empty user settings: what the page shows comes from .venv alone (no "would you like news?" question there:
+        # lab/overrides.json, linked in by make)
+        env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(self.scratch / "settings"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(self.scratch / "workspaces"), PYTHONUNBUFFERED="1")
+        self._log_file = open(self.log, "wb")
+        self.proc = subprocess.Popen(self.command(), cwd=self.folder, env=env, stdout=self._log_file,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            self._wait_until_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_until_ready(self, seconds=120):
+        probe = (f"{self.base}/api/status?token={self.token}" if self.kind == "lab" else self.base + "/voila/static/")
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited with {self.proc.returncode}:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(probe, timeout=5):
+                    return
+            except urllib.error.HTTPError:
+                return  # it answers, even if this path is not a page
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"{self.kind} did not answer within {seconds} s:\n{self.tail()}")
+
+    def tail(self, chars=3000):
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
+
+    def api(self, path, method="GET"):
+        request = urllib.request.Request(f"{self.base}{path}?token={self.token}", method=method)
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            body = reply.read()
+        return json.loads(body) if body else None
+
+    def stop(self):
+        """Shut the kernels down (JupyterLab), then end the server's process group; return the kernel ids seen."""
+        kernels = []
+        if self.proc is None:
+            return kernels
+        if self.kind == "lab" and self.proc.poll() is None:
+            with contextlib.suppress(OSError, ValueError):
+                kernels = [k["id"] for k in self.api("/api/kernels")]
+                for kernel in kernels:
+                    self.api(f"/api/kernels/{kernel}", method="DELETE")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self._log_file.close()
+        return kernels
+
+    def __exit__(self, *exc):
+        self.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def chromium(viewport=(1400, 1100)):
+    """A headless Chromium page (Playwright), closed with its browser on leaving."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="explorer-chromium-")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                       args=CHROMIUM_ARGS,
+                                                       viewport={"width": viewport[0], "height": viewport[1]})
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+def run_all_cells(page, timeout_ms=60_000, attempts=3):
+    """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
+
+    Right after the kernel turns idle, JupyterLab can still drop a request to run cells (the cells keep
+    their empty prompts), so the command is given again if the first cell has not started within 5 s.
+    """
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
+    # the toolbar's execution indicator carries the kernel status
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached", timeout=timeout_ms)
+    for _ in range(attempts):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        try:
+            page.wait_for_function("""() => {
+                const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
+                return prompt && /\\[(\\*|\\d+)\\]/.test(prompt.innerText);
+            }""", timeout=5_000)
+            break
+        except Exception:  # playwright's TimeoutError: try the command again
+            continue
+    else:
+        raise RuntimeError(f"JupyterLab did not run the cells after {attempts} tries of Run All Cells")
+    # wait for the run to end: when it does, JupyterLab moves the focus, which must not happen mid-test
+    page.wait_for_function("""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+        .every(prompt => /\\[\\d+\\]/.test(prompt.innerText))""", timeout=timeout_ms)
+    page.wait_for_timeout(300)
+
+
+def focus(page, selector):
+    """Give the keyboard focus to the element at `selector`, and make sure it really has it."""
+    element = page.locator(selector).first
+    element.focus()
+    page.wait_for_function("(selector) => document.activeElement === document.querySelector(selector)", arg=selector,
+                           timeout=5_000)
+
+
+# ---- `make lab` as a user starts it (tests/lab/) ------------------------------------------------------------
+LAB_TOKEN = "lesson-test-token"
+
+
+@contextlib.contextmanager
+def make_lab(cwd=ROOT, env=None, make_args=()):
+    """Yield (base URL, token) once `make lab` answers; fail with the end of its output if it exits instead."""
+    port = free_port()
+    lab_args = f"--no-browser --ip=127.0.0.1 --port={port} --ServerApp.token={LAB_TOKEN}"
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(["make", "--no-print-directory", *make_args, "lab", f"LAB_ARGS={lab_args}"], cwd=cwd,
+                                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(240):  # JupyterLab takes a few seconds to start; give up after about two minutes
+                if proc.poll() is not None:
+                    log.seek(0)
+                    raise AssertionError(f"make lab exited with {proc.returncode}:\n"
+                                         f"{log.read().decode(errors='replace')[-3000:]}")
+                try:
+                    urllib.request.urlopen(f"{base}/api/status?token={LAB_TOKEN}", timeout=5).close()
+                    break
+                except OSError:
+                    time.sleep(0.5)
+            else:
+                raise AssertionError("make lab never answered")
+            yield base, LAB_TOKEN
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()

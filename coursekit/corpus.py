@@ -1,0 +1,49 @@
+"""The corpus of student submissions (tests/submissions/), graded in a throw-away course.
+
+Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
+and, for some, an edit of the notebook (coursekit.course.EDITS). `grade_corpus` grades all of them
+as `make autograde` does (`python -m classroom.autograde`, which runs nbgrader's pipeline on each) and returns the
+gradebook's scores.
+"""
+import json
+from pathlib import Path
+
+from coursekit.course import (ANSWERS, ASSIGNMENT, SUBMISSIONS, autograde, make_course, max_scores, scores,
+                              submission, write_submission)
+from coursekit.quiz_answers import RIGHT, quiz_notebook
+
+
+def corpus():
+    entries = json.loads((SUBMISSIONS / "corpus.json").read_text())
+    return {name: entry for name, entry in entries.items() if not name.startswith("_")}
+
+
+def notebook_name(entry):
+    """Which notebook of the assignment a corpus entry hands in: score_gradient, unless it names another."""
+    return entry.get("notebook", ASSIGNMENT)
+
+
+def notebook(entry, edit=True):
+    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/), its edit; for
+    the quiz, the right answers written in the entry's `forms` (tests.helpers.quiz_answers.FORMS)."""
+    if notebook_name(entry) == "intuition_quiz":
+        return quiz_notebook(RIGHT, entry.get("forms"))
+    answers = {grade_id: None if code is None else (ANSWERS / code).read_text()
+               for grade_id, code in entry.get("answers", {}).items()}
+    return submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit") if edit else None, answers)
+
+
+def grade_corpus(base, jobs=3):
+    """Grade every corpus entry as `make autograde JOBS=3` does: one course, one driver, `jobs` submissions at once
+    (much of the time goes to waiting out the time limits of submissions that hang or crawl, which the graders
+    overlap; a free grader takes the next submission, so the waits spread themselves).
+
+    Returns {student: (course path, {grade_id: score})} and {notebook: the maximum score of each grade cell}.
+    """
+    entries = corpus()
+    place = make_course(Path(base) / "course")
+    for name, entry in sorted(entries.items()):
+        write_submission(place, name, notebook(entry), notebook=notebook_name(entry))
+    autograde(place, f"--jobs={jobs}")  # its log: autograde.log in the course
+    maximum = {name: max_scores(place, name) for name in {notebook_name(e) for e in entries.values()}}
+    return {student: (place, grades) for student, grades in scores(place).items()}, maximum

@@ -1,0 +1,262 @@
+"""A throw-away nbgrader course with this repository's configuration, submissions handed in to it, and nbgrader run
+on it as instructors and students run it (the real command lines, never nbgrader's Python internals)."""
+import atexit
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from classroom import cells, course
+from classroom.grading import environment
+from classroom.sandbox.launchers import NAMES as LAUNCHERS
+from coursekit import parts
+from coursekit.repository import ROOT
+
+SUBMISSIONS = ROOT / "tests" / "submissions"
+ASSIGNMENT = "score_gradient"
+RELEASED = ROOT / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+VISIBLE = "worked_example_2x2"  # the one grade cell with no hidden part
+
+# Grading runs every student process in the bubblewrap sandbox (classroom.sandbox). Where bubblewrap is missing (a
+# newcomer's laptop), the courses made here grade WITHOUT it, explicitly, and the tests of the sandbox itself
+# (`requires("sandbox")`) are skipped and named at the end of the run; CI requires them (coursekit.parts).
+SANDBOXED = parts.why_missing("sandbox") is None
+AUTOGRADE_FLAGS = [] if SANDBOXED else ["--no-sandbox"]  # for `python -m classroom.autograde`
+LAUNCHER_CLASS = "bubblewrap" if SANDBOXED else "unsandboxed"  # c.Grader.launcher_class (classroom.sandbox.launchers)
+LAUNCHER = LAUNCHERS[LAUNCHER_CLASS]()  # for StudentCode and decide
+
+
+def nbgrader_env(**extra):
+    env = dict(os.environ, **extra)
+    env["PATH"] = environment.path(env.get("PATH", ""))  # nbgrader runs `alembic`
+    return env
+
+
+def nbgrader(*args, cwd, check=True):
+    """Run the nbgrader command line as an instructor or student would, from `cwd`."""
+    result = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), *args], cwd=cwd, env=nbgrader_env(),
+                            capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"nbgrader {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}")
+    return result
+
+
+def autograde(course_path, *flags, **env):
+    """Run `python -m classroom.autograde ASSIGNMENT` (what `make autograde` runs) in a course; its log is saved
+    there as autograde.log. The result also has the driver's `pid` (classroom.sandbox.cgroups names its groups
+    after it)."""
+    proc = subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
+                            cwd=course_path, env=nbgrader_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    out, err = proc.communicate()
+    result = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    result.pid = proc.pid
+    (Path(course_path) / "autograde.log").write_text(out + err)
+    return result
+
+
+def run_module(course_path, module, *args):
+    """Run `python -m MODULE ARGS` (what a make target runs) in a course; it must succeed."""
+    result = subprocess.run([sys.executable, "-m", module, *args], cwd=course_path, env=nbgrader_env(),
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    return result
+
+
+def report(course_path, *flags):
+    """Run `python -m classroom.report ASSIGNMENT` (what `make report` runs) in a course; it must succeed."""
+    return run_module(course_path, "classroom.report", ASSIGNMENT, *flags)
+
+
+_GENERATED = []  # per test process: one course made with no extra configuration, copied by later calls
+
+
+def make_course(path, config=""):
+    """A fresh course directory: this repository's nbgrader_config.py (plus `config` lines) and source/, and a
+    generated release/ and gradebook. Without `config`, the first course this process made is copied (what
+    `nbgrader generate_assignment` makes does not depend on the folder), saving a generate_assignment run."""
+    path = Path(path)
+    if not config and _GENERATED:
+        shutil.copytree(_GENERATED[0], path, dirs_exist_ok=True)
+        return path
+    path.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "nbgrader_config.py", path)
+    extra = config
+    if not SANDBOXED:
+        extra += f'\nc.Grader.launcher_class = "{LAUNCHER_CLASS}"  # the tests\' explicit choice: no bubblewrap here\n'
+    with open(path / "nbgrader_config.py", "a") as file:
+        file.write("\n" + extra)
+    shutil.copytree(ROOT / "source", path / "source")
+    nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=path)
+    if not config:
+        kept = Path(tempfile.mkdtemp(prefix="generated-course-")) / "course"
+        shutil.copytree(path, kept)
+        atexit.register(shutil.rmtree, kept.parent, True)
+        _GENERATED.append(kept)
+    return path
+
+
+# ---- notebook edits a student might make -----------------------------------------------------------------------
+def _graded(nb):
+    return [cell for cell in nb["cells"] if cells.is_grade(cell)]
+
+
+def delete_all_grade_cells(nb):
+    nb["cells"] = [c for c in nb["cells"] if not cells.is_grade(c)]
+
+
+def delete_hidden_grade_cells(nb):
+    nb["cells"] = [c for c in nb["cells"] if not cells.is_grade(c) or cells.grade_id(c) == VISIBLE]
+
+
+def blank_grade_cells(nb):
+    for cell in _graded(nb):
+        cell["source"] = ""
+
+
+def tests_become_pass(nb):
+    for cell in _graded(nb):
+        cell["source"] = "pass\n"
+
+
+def tamper_grade_metadata(nb):
+    graded = _graded(nb)
+    graded[0]["metadata"]["nbgrader"]["points"] = 100
+    graded[1]["metadata"]["nbgrader"]["grade"] = False
+    graded[2]["metadata"]["nbgrader"]["solution"] = True
+    graded[2]["source"] = "pass\n"
+    graded[3]["metadata"]["nbgrader"]["grade_id"] = "my_own_check"
+    graded[4]["metadata"]["nbgrader"]["locked"] = False
+    graded[4]["source"] = "pass\n"
+    del graded[5]["metadata"]["nbgrader"]
+    graded[5]["source"] = "pass\n"
+    graded[6]["metadata"]["nbgrader"]["checksum"] = "0" * 32
+
+
+def grade_cells_to_markdown(nb):
+    for cell in _graded(nb):
+        cell["cell_type"] = "markdown"
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
+
+
+def duplicate_grade_ids(nb):
+    fakes = [dict(copy.deepcopy(cell), source="pass\n") for cell in _graded(nb)]
+    nb["cells"] = fakes + nb["cells"]
+
+
+def lone_surrogate_in_a_string(nb):
+    """Half of a character in a string of the answer cell: JSON can hold it (as an escape), no UTF-8 file can."""
+    cell = next(c for c in nb["cells"] if cells.grade_id(c) == SOLUTION)
+    cell["source"] = cells.source(cell) + '\nLABEL = "gradient \ud83d"  # pasted from a PDF\n'
+
+
+EDITS = {f.__name__: f for f in (delete_all_grade_cells, delete_hidden_grade_cells, blank_grade_cells,
+                                 tests_become_pass, tamper_grade_metadata, grade_cells_to_markdown,
+                                 duplicate_grade_ids, lone_surrogate_in_a_string)}
+
+
+SOLUTION = "score_gradient_solution"  # the answer cell that defines score_gradient
+ANSWERS = SUBMISSIONS / "cells"  # right answers for the other answer cells, one file per grade_id
+
+
+def answer_cells():
+    """The grade_ids of the released notebook's answer cells other than score_gradient's."""
+    return [cells.grade_id(c) for c in json.loads(RELEASED.read_text())["cells"]
+            if cells.is_solution(c) and cells.grade_id(c) != SOLUTION]
+
+
+def submission(solution_code, edit=None, answers=None):
+    """The released notebook as a student would hand it in: their `score_gradient` code in its answer cell, right
+    answers in the other answer cells (tests/submissions/cells/<grade_id>.py) unless `answers` maps a grade_id to
+    other code (None leaves that cell as released), plus an edit."""
+    nb = json.loads(RELEASED.read_text())
+    for cell in nb["cells"]:
+        if not cells.is_solution(cell):
+            continue
+        grade_id = cells.grade_id(cell)
+        if grade_id == SOLUTION:
+            cell["source"] = solution_code
+        elif answers is not None and grade_id in answers:
+            if answers[grade_id] is not None:
+                cell["source"] = answers[grade_id]
+        else:
+            cell["source"] = (ANSWERS / f"{grade_id}.py").read_text()
+    if edit:
+        EDITS[edit](nb)
+    return nb
+
+
+def write_submission(course_path, student, nb, notebook=ASSIGNMENT, assignment=ASSIGNMENT):
+    """Hand in one notebook (nbformat as plain data) where the course's configuration puts submissions."""
+    coursedir = course.course_directory(root=course_path)
+    folder = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{notebook}.ipynb").write_text(json.dumps(nb))
+    return folder
+
+
+# ---- reading the results ---------------------------------------------------------------------------------------
+def gradebook(course_path):
+    from nbgrader.api import Gradebook
+
+    return Gradebook(course.course_directory(root=course_path).db_url)
+
+
+def scores(course_path):
+    """{student: {grade_id: score}} as recorded in the course's gradebook."""
+    with gradebook(course_path) as gb:
+        return {sub.student.id: {g.name: g.score for nb in sub.notebooks for g in nb.grades}
+                for sub in gb.assignment_submissions(ASSIGNMENT)}
+
+
+def max_scores(course_path, notebook=ASSIGNMENT):
+    """{grade_id: points} of one notebook of the assignment (the corpus is about score_gradient.ipynb; the quiz
+    notebook, which corpus students do not hand in, is graded 0 by nbgrader and tested in test_assignment_quiz)."""
+    with gradebook(course_path) as gb:
+        return {c.name: c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks if nb.name == notebook
+                for c in nb.grade_cells}
+
+
+def autograded_notebook(course_path, student, notebook=ASSIGNMENT):
+    coursedir = course.course_directory(root=course_path)
+    path = Path(course.autograded(coursedir, student, ASSIGNMENT)) / f"{notebook}.ipynb"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def verdicts(course_path, student, notebook=ASSIGNMENT):
+    """{grade_id: (kind, message)} of every check in the autograded notebook; (None, "passed") for a pass."""
+    nb = autograded_notebook(course_path, student, notebook)
+    if nb is None:
+        return {"<no autograded notebook>": (None, student)}
+    out = {}
+    for cell in nb["cells"]:
+        if cells.is_grade(cell):
+            errors = [(o.get("ename"), o.get("evalue")) for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            out[cells.grade_id(cell)] = errors[0] if errors else (None, "passed")
+    return out
+
+
+def messages(course_path, student, notebook=ASSIGNMENT):
+    """{grade_id: the message the student sees} from the autograded notebook."""
+    return {grade_id: message for grade_id, (_, message) in verdicts(course_path, student, notebook).items()}
+
+
+# ---- for bench/: timing real autograde runs ------------------------------------------------------------------------
+def correct_class(course_path, n, solution="correct_keepdims.py"):
+    """Hand in the same correct score_gradient.ipynb for students s0 ... s{n-1}."""
+    code = (SUBMISSIONS / solution).read_text()
+    for i in range(n):
+        write_submission(course_path, f"s{i}", submission(code))
+
+
+def timed_autograde(course_path, assignment=ASSIGNMENT, *flags):
+    """Wall seconds of one real `nbgrader autograde --force` of `assignment` in `course_path`."""
+    start = time.perf_counter()
+    nbgrader("autograde", assignment, "--force", *flags, cwd=course_path)
+    return time.perf_counter() - start

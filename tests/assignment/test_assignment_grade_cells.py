@@ -1,0 +1,54 @@
+"""The checks of score_gradient.ipynb live in source/score_gradient/grade_cells.py: the notebook's grade cells are
+what tools/grade_cells.py builds from it, the file runs as a module against the reference solution, and it never
+leaves source/ (not in release/; tests/assignment/test_assignment_corpus.py checks the autograded folders)."""
+import importlib
+import json
+import sys
+
+import nbformat
+import pytest
+
+from coursekit.course import ASSIGNMENT
+from coursekit.repository import ROOT
+from tools import grade_cells as grade_cells_tool
+
+SOURCE = ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+CHECKS = grade_cells_tool.checks_file(SOURCE)
+
+
+def test_the_notebook_holds_what_the_tool_builds():
+    committed = nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT)
+    built = grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT),
+                                   grade_cells_tool.read_checks(CHECKS))
+    assert json.loads(nbformat.writes(built)) == json.loads(nbformat.writes(committed)), \
+        "run `make release` (it runs tools/grade_cells.py first)"
+
+
+def test_the_tool_refuses_a_file_and_a_notebook_that_disagree():
+    checks = grade_cells_tool.read_checks(CHECKS)
+    with pytest.raises(ValueError, match="same order"):
+        grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[::-1])
+    with pytest.raises(ValueError, match="same order"):
+        grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[:-1])
+
+
+def test_the_checks_file_runs_as_a_module_against_the_reference_solution(tmp_path, monkeypatch):
+    """Importing grade_cells.py runs every check in order, with `score_gradient_solution` the source notebook's
+    answer cells: its imports resolve, every name it uses is defined, and the reference answers pass."""
+    answers = [c for c in nbformat.read(SOURCE, as_version=4).cells if c.metadata.get("nbgrader", {}).get("solution")]
+    (tmp_path / "score_gradient_solution.py").write_text("\n\n".join(c.source for c in answers))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(CHECKS.parent))
+    try:
+        module = importlib.import_module("grade_cells")
+        assert module.__file__ == str(CHECKS)
+    finally:
+        for name in ("grade_cells", "score_gradient_solution"):
+            sys.modules.pop(name, None)
+
+
+@pytest.mark.integration
+def test_release_never_receives_the_checks_file(released_course):
+    released = released_course / "release" / ASSIGNMENT
+    assert sorted(p.name for p in released.iterdir()) == sorted(p.name for p in SOURCE.parent.glob("*.ipynb"))
+    assert not (ROOT / "release" / ASSIGNMENT / CHECKS.name).exists()

@@ -1,0 +1,45 @@
+"""The display run (ExecuteForDisplay) on its own: it runs the student's cells in its launcher's kernel, leaves grade
+cells empty, and marks what it did with error outputs named by their kind; a student's exception never bears a
+grader's kind name."""
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+from traitlets.config import Config
+
+from classroom.trusted import failures
+from classroom.preprocessors.execute_for_display import ExecuteForDisplay
+from coursekit.course import LAUNCHER_CLASS
+
+pytestmark = pytest.mark.integration
+
+
+def kinds(cell):
+    return [out.get("ename") for out in cell.outputs if out.output_type == "error"]
+
+
+# Unsandboxed too: there the interrupted kernel answers in time, and nbclient's own timeout reply is what is seen.
+@pytest.mark.parametrize("launcher", sorted({LAUNCHER_CLASS, "unsandboxed"}))
+def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, launcher):
+    check = new_code_cell("assert False", outputs=[{"output_type": "stream", "name": "stdout", "text": "old"}])
+    check.metadata["nbgrader"] = {"grade": True, "grade_id": "a_check", "points": 1, "solution": False,
+                                  "locked": True}
+    nb = new_notebook(cells=[
+        new_code_cell("print('hello')"),
+        new_code_cell("class TimedOut(Exception):\n    pass\nraise TimedOut('my own exception')"),
+        new_code_cell("print('x' * 5000)\nprint('more')"),
+        check,
+        new_code_cell("while True:\n    pass"),
+        new_code_cell("print('never')"),
+    ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    config = Config()
+    config.Grader.launcher_class = launcher
+    display = ExecuteForDisplay(timeout=2, max_output_chars=2000, config=config)
+
+    nb, _ = display.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+
+    hello, own, flood, graded, loop, after = nb.cells
+    assert hello.outputs[0]["text"] == "hello\n" and kinds(hello) == []
+    assert kinds(own) == ["TimedOut (raised by your code)"]
+    assert kinds(flood) == [failures.OUTPUT_CUT] and "more" not in str(flood.outputs)
+    assert graded.outputs == []
+    assert kinds(loop)[-1] == failures.TIMED_OUT
+    assert kinds(after) == [failures.NOT_RUN]
