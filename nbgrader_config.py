@@ -5,7 +5,8 @@ docs/grading.md):
   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
-                       student's solution run in a separate child process;
+                       student's solution run in a separate child process (StartTrustedGrades begins that work
+                       first, so that it runs beside ExecuteForDisplay);
   SanitizeFeedback     show students which hidden checks failed and why, never the checks' code nor grade ids;
   InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
                        image from a student reaches autograded/, feedback/ or the formgrader's pages.
@@ -36,6 +37,7 @@ c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put mi
 # c.Grader.launcher_class = "unsandboxed"
 
 c.Autograde.autograde_preprocessors = [
+    f"{PREPROCESSORS}.start_trusted_grades.StartTrustedGrades",  # TrustedGrades' work, beside the display run
     f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",

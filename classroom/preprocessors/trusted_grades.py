@@ -2,8 +2,11 @@
 the cell's code from the gradebook against the student's solution cells in a child process
 (classroom.trusted.verdict), and writes the verdict as the cell's only outputs: what the check printed, then nothing
 if it passed or one error output whose `ename` is the failure's kind. A grade cell without a verdict gets
-NOT_GRADED. Runs before SaveAutoGrades."""
+NOT_GRADED. Runs before SaveAutoGrades. The deciding itself may have been started earlier, in a thread, by
+classroom.preprocessors.start_trusted_grades (so that it runs while the display run runs): then this takes its
+verdicts."""
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -14,6 +17,8 @@ from ..sandbox import launchers
 from ..trusted.verdict import NOT_GRADED, decide
 from ..units import MiB
 from .repair_grade_cells import gradebook_cells
+
+RUNNING = "classroom_trusted_grades"  # where StartTrustedGrades leaves the Future of the verdicts, in resources
 
 
 class TrustedGrades(NbGraderPreprocessor):
@@ -38,7 +43,8 @@ class TrustedGrades(NbGraderPreprocessor):
         super().__init__(*args, **kwargs)
         self.launcher = launchers.chosen(self)  # the grading child's (c.Grader.launcher_class)
 
-    def preprocess(self, nb, resources):
+    def start(self, nb, resources):
+        """Begin deciding the grade cells in a thread of this process; returns the Future of the verdicts."""
         self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than grade without it
         known = gradebook_cells(resources)
         tests = [(cell.name, cell.source) for cell in known if cell.is_check]
@@ -46,13 +52,23 @@ class TrustedGrades(NbGraderPreprocessor):
         # The student's cells are the solution cells the gradebook knows, as the student wrote them.
         student_cells = [cell.source for cell in nb.cells
                          if cell.cell_type == "code" and cells.is_solution(cell) and cells.grade_id(cell) in solution_ids]
+        one = ThreadPoolExecutor(1, thread_name_prefix="trusted-grades")
+        future = one.submit(self._decide, student_cells, tests, resources["nbgrader"]["student"])
+        one.shutdown(wait=False)  # its thread ends with the work
+        return future
+
+    def _decide(self, student_cells, tests, student):
         started = time.monotonic()
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
                           cpu_seconds=self.child_cpu_seconds, launcher=self.launcher,
                           total_seconds=self.total_seconds, wall_factor=self.wall_factor)
-        self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
-                      time.monotonic() - started)
+        self.log.info("Trusted grading of %s took %.2f s", student, time.monotonic() - started)
+        return verdicts
+
+    def preprocess(self, nb, resources):
+        running = resources.pop(RUNNING, None)
+        verdicts = (running or self.start(nb, resources)).result()
         for cell in nb.cells:
             if cells.is_check(cell):
                 verdict = verdicts.get(cells.grade_id(cell), NOT_GRADED)

@@ -219,7 +219,6 @@ _loops = measures.python_loops(score_gradient)
 assert not _loops, "score_gradient should work on whole arrays, with no loop over cells or rows: " + "; ".join(
     _loops)
 print("No loop over rows or cells: the Python lines one call runs do not grow with T.")
-# Only when graded: the count of Python lines, taken where your code cannot switch it off.
 
 # %% no_jacobian_memory (1 point)
 """Peak memory stays a few (T, T) arrays: no (T, T, T) Jacobian is built."""
