@@ -24,13 +24,23 @@ def notebook_name(entry):
 
 
 def notebook(entry, edit=True):
-    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/), its edit; for
-    the quiz, the right answers written in the entry's `forms` (tests.helpers.quiz_answers.FORMS)."""
+    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/; a list of files is
+    their code one after the other), its edit; for the quiz, the right answers written in the entry's `forms`
+    (coursekit.quiz_answers.FORMS)."""
     if notebook_name(entry) == "intuition_quiz":
         return quiz_notebook(RIGHT, entry.get("forms"))
-    answers = {grade_id: None if code is None else (ANSWERS / code).read_text()
+    answers = {grade_id: None if code is None else _code(ANSWERS, code)
                for grade_id, code in entry.get("answers", {}).items()}
-    return submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit") if edit else None, answers)
+    return submission(_code(SUBMISSIONS, entry["solution"]), entry.get("edit") if edit else None, answers)
+
+
+def files(names):
+    """The file names a corpus entry gives for one cell: one name, or a list of names whose code follows on."""
+    return [names] if isinstance(names, str) else list(names)
+
+
+def _code(folder, names):
+    return "\n\n".join((folder / name).read_text() for name in files(names))
 
 
 def grade_corpus(base, jobs=3):

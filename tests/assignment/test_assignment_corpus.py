@@ -15,13 +15,14 @@ def test_the_corpus_covers_every_kind():
     kinds = {name.split("_")[0] for name in ENTRIES}
     assert {"correct", "wrong", "cheat", "robust"} <= kinds
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
-    used = {entry["solution"] for entry in ENTRIES.values() if "solution" in entry}
+    used = {name for entry in ENTRIES.values() if "solution" in entry for name in corpus.files(entry["solution"])}
     forms = {form for entry in ENTRIES.values() for form in entry.get("forms", {}).values()}
     assert forms <= set(FORMS), f"answer forms not in tests/helpers/quiz_answers.FORMS: {sorted(forms - set(FORMS))}"
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
     answers = {p.name for p in course.ANSWERS.glob("*.py")}
     defaults = {f"{grade_id}.py" for grade_id in course.answer_cells()}
-    used = {code for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code} | defaults
+    used = {name for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code
+            for name in corpus.files(code)} | defaults
     assert answers == used, f"answer files not used: {sorted(answers - used)}; missing: {sorted(used - answers)}"
 
 

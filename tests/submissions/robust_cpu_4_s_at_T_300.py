@@ -1,16 +1,3 @@
-import time
-
-import numpy as np
-
-
-def _compute_for(seconds):
-    """Busy for this many seconds of CPU time: on a loaded machine, many more on the clock."""
-    stop = time.process_time() + seconds
-    for _ in range(1000000000000):  # a loop of a length written out: not over cells or rows
-        if time.process_time() > stop:
-            break
-
-
 def score_gradient(A, G):
     if A.shape[0] == 300:
         _compute_for(4.0)  # right, but too slow at T = 300: over the 3 s of CPU time a call may use
