@@ -3,15 +3,19 @@
 `StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
 classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
 turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy` for a
-function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
-seconds, and returns plain data rebuilt here (classroom.trusted.protocol: an ndarray, a list, a scalar, None, or a
-`ForeignObject` that refuses every use). Nothing the student's code defines ever runs in this process, so patched
-NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
+function: calling it puts the arguments in files the grader reads back itself, lets the child use at most
+`call_timeout` seconds of CPU time, and returns plain data rebuilt here (classroom.trusted.protocol: an ndarray, a
+list, a scalar, None, or a `ForeignObject` that refuses every use). Nothing the student's code defines ever runs in
+this process, so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the checks.
 
-Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
-hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
-`max_strikes` hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it,
-for one submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
+Every time limit is CPU time of the child's process tree, read from outside it (classroom.trusted.child), so the
+machine's load cannot change a grade; code that waits instead meets the clock, `wall_factor` times each limit. Each
+answer cell runs within `define_timeout`: one that runs past it is left out (the child starts again without it),
+and only the names it would have set fail, saying by how much it was over. Failures of the student's code arrive
+as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is killed after `call_timeout`; a
+child that dies is reported and restarted for the next call, until `max_strikes` hangs or deaths, after which calls
+fail at once (an infinite loop must not cost minutes). All of it, for one submission, fits in `total_seconds`:
+past that every request fails at once with OutOfTime.
 """
 import time
 
