@@ -15,7 +15,7 @@ NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
 # What JupyterLab opens first (and where its address without a path leads): lesson 01.
 LAB_FIRST := /lab/tree/notebooks/01-why-divide-by-the-root-of-d_k.ipynb
 
-.PHONY: lab lab-setup test test-fast notebooks bench explore clean-venv
+.PHONY: lab lab-setup test test-fast notebooks bench explore explore-page clean-venv
 
 # JupyterLab serves the repository, which is the nbgrader course directory, so that the formgrader's links to
 # source/ and release/ open; it opens on the lessons.
@@ -48,6 +48,12 @@ EXPLORE_ARGS ?=
 explore: $(READY)
 	@echo "The divisor explorer: http://localhost:$(EXPLORE_PORT)/voila/render/04-explore-the-divisor.ipynb"
 	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(EXPLORE_ARGS)
+
+# The explorer as one self-contained page that needs no kernel, server or network: build/divisor-explorer.html, with
+# the rows of seeds 0 to EXPLORE_SEEDS-1 embedded (the new-row button goes through them). Open it from disk.
+EXPLORE_SEEDS ?= 20
+explore-page: $(READY)
+	$(BIN)/python -m attention_lesson.explorer.page --seeds $(EXPLORE_SEEDS)
 
 # The built lab/ files are prerequisites too, so an existing .venv gets them linked once (later rebuilds show
 # through the links).
@@ -100,28 +106,33 @@ check-exercise: $(READY)
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
 ASSIGNMENT ?= score_gradient
 
-.PHONY: exchange release quiz-variant autograde feedback grades report bench-autograde bench-sandbox bench-driver \
-	bench-scale
+.PHONY: exchange release quiz-variant autograde feedback grades report extension drop decisions bench-autograde \
+	bench-sandbox bench-driver bench-scale
 .PHONY: release-zip collect-zip lms-grades lms-feedback
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (tools/make_exchange.py),
 # at c.Exchange.root (nbgrader's default /usr/local/share/nbgrader/exchange needs root: without it, this prints the
-# sudo command).
+# sudo command), and the course's folder in it, owned by you (under sudo, by the account that ran sudo).
 exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
-# grade_cells.py into the notebook's grade cells; commit the result.
+# grade_cells.py into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
+# is refused (classroom/quiz/key_lock.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
+QUIZ_REPLACE ?=
 release: $(READY)
 	$(BIN)/python -m tools.grade_cells
+	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT))
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.quiz.key_lock $(ASSIGNMENT) --accept)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
 # at least 12 characters). Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
-# Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py).
+# Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py). Once the quiz is
+# handed out this refuses; QUIZ_REPLACE=yes replaces it knowingly (every student must fetch the new one).
 quiz-variant: $(READY)
-	$(BIN)/python -m tools.quiz_variant
-	$(MAKE) release
+	$(BIN)/python -m tools.quiz_variant $(if $(filter yes,$(QUIZ_REPLACE)),--replace-handed-out)
+	$(MAKE) release QUIZ_REPLACE=$(QUIZ_REPLACE)
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
 # re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless
@@ -129,16 +140,36 @@ quiz-variant: $(READY)
 # every core); AUTOGRADE_ARGS="--scheduler tcp://HOST:8786" grades on a Dask cluster instead (INSTRUCTORS.md,
 # "Grading a large class").
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# `exec`: the driver takes the shell's place, so that it is make's own child and stops when make is killed.
 autograde: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
+	$(NBGRADER_ENV) exec $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
 
-# HTML feedback in feedback/ (hidden checks named with their message, never their code); then nbgrader release_feedback.
+# HTML feedback in feedback/ (hidden checks named with their message, never their code), made while holding the
+# course's lock (it waits for a grading run to finish); then nbgrader release_feedback, which releases only the pages
+# of the current grades (classroom/plugins/release_feedback.py).
 feedback: $(READY)
-	$(NBGRADER_ENV) $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.grading.lock $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
 
 # All grades to grades.csv.
 grades: $(READY)
 	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
+
+# What you decide about one student, kept in decisions.json (classroom/decisions.py), which every grading reads:
+#   make extension STUDENT=alice DUEDATE="2026-12-18 23:59:00 -0500"   her own due date (DUEDATE=none removes it)
+#   make drop STUDENT=bob                                               dropped for good (UNDO=yes takes him back)
+#   make decisions                                                      list them
+STUDENT ?=
+DUEDATE ?=
+UNDO ?=
+extension: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions extension $(ASSIGNMENT) "$(STUDENT)" \
+	  $(if $(filter none,$(DUEDATE)),--remove,"$(DUEDATE)")
+
+drop: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions drop "$(STUDENT)" $(if $(filter yes,$(UNDO)),--undo)
+
+decisions: $(READY)
+	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions show
 
 # The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/). The roster is the LMS's own list of students at
 # lms/roster.csv (c.LmsRoster.path): Canvas's gradebook export or Moodle's grading worksheet; LMS=canvas|moodle
@@ -187,7 +218,9 @@ bench-scale: $(READY)
 # A class on JupyterHub (INSTRUCTORS.md, "A class on JupyterHub"; deploy/jupyterhub/) -------------------------------
 # The environment every account uses, read-only: made by root with a Python every user may run (never the pyenv
 # Python under /root that .venv may use). Rebuilt only when the pins change; the course's package is reinstalled
-# when a file of it changes, and the lessons and Jupyter settings are copied in on every run.
+# when a file of it changes (without classroom/quiz/, the quiz authoring modules, which pair each statement with its
+# true and false wording: only tools/quiz_variant.py, run from the instructors' clone, needs them), and the lessons
+# and Jupyter settings (deploy/jupyterhub/etc/jupyter/) are copied in on every run.
 HUB_ENV ?= /opt/sqrt-dk/venv
 HUB_PYTHON ?= /usr/bin/python3
 HUB_PINS = $(shell cat requirements.txt deploy/jupyterhub/requirements.txt | sha256sum | cut -c1-16)
@@ -208,19 +241,26 @@ hub-env:
 	@umask 022; if [ "$$(cat $(HUB_ENV)/.package 2>/dev/null)" != "$(HUB_PACKAGE)" ]; then \
 	  $(HUB_ENV)/bin/python -m pip install --disable-pip-version-check -q --no-deps --force-reinstall . && \
 	  echo $(HUB_PACKAGE) > $(HUB_ENV)/.package; fi
+	rm -rf $(HUB_ENV)/lib/python3*/site-packages/classroom/quiz
 	umask 022; $(MAKE) --no-print-directory lab-setup LAB_PREFIX=$(HUB_ENV) LAB_LINK="cp -rT"
 	@umask 022; mkdir -p $(HUB_ENV)/etc/jupyter $(HUB_ENV)/share/sqrt-dk && \
-	  cp deploy/jupyterhub/etc/jupyter/*.py $(HUB_ENV)/etc/jupyter/ && \
+	  cp -rT deploy/jupyterhub/etc/jupyter $(HUB_ENV)/etc/jupyter && \
 	  rm -rf $(HUB_ENV)/share/sqrt-dk/lessons && cp -r notebooks $(HUB_ENV)/share/sqrt-dk/lessons
 
+# The proxy needs the Node.js that package.json's "engines" names (>=20, which package-lock.json agrees with):
+# checked first, with a message that says what to install; npm then refuses any package the lockfile pins that this
+# Node does not support.
 $(HUB_PROXY): deploy/jupyterhub/package.json deploy/jupyterhub/package-lock.json
-	npm ci --prefix deploy/jupyterhub --no-audit --no-fund
+	@$(HUB_PYTHON) deploy/jupyterhub/hub_class.py check-node
+	npm ci --prefix deploy/jupyterhub --no-audit --no-fund --engine-strict
 	touch $@
 
-# A demo class on this machine: two groups, an instructor and two students (passwords printed), the course
+# A demo class on this machine: two groups, two instructors and two students (passwords printed), the course
 # directory and the exchange, then JupyterHub on http://localhost:$(HUB_PORT) (Ctrl-C stops it; make hub-clean then
-# removes the demo accounts, their homes, the course and the exchange).
+# removes the demo accounts, their homes, the course and the exchange). A port already taken stops it before anything
+# is made; the hub's and the proxy's own ports are free ones.
 hub: hub-env $(HUB_PROXY)
+	@$(HUB_PYTHON) deploy/jupyterhub/hub_class.py check-node
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/python deploy/jupyterhub/hub_class.py demo
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
 

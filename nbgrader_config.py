@@ -14,12 +14,19 @@ docs/grading.md):
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 
 c.CourseDirectory.course_id = "sqrt-dk"
+# Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
+# right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/deadlines/dates.py
+# puts that reading in place of nbgrader 0.9.5's, which takes -0500 for -500 seconds).
+from classroom.deadlines import dates as due_dates  # noqa: E402
+
+due_dates.install()
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
 # The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
 # the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
                             ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
+# and collect's record of a hand-in (classroom.intake.RECORD)
 
 PREPROCESSORS = "classroom.preprocessors"
 c.Autograde.sanitize_preprocessors = [
@@ -64,10 +71,15 @@ c.GenerateFeedback.exporter_class = "classroom.feedback.page.FeedbackPage"
 c.FeedbackPage.template_name = feedback_page.TEMPLATE
 c.FeedbackPage.extra_template_basedirs = [feedback_page.TEMPLATES]
 
-# Collect reads each hand-in as untrusted (inbound/ is writable by every student): only regular files are copied,
-# symbolic links, hard links, pipes and devices are dropped with a warning naming them, and a student id that is not
-# plain (letters, digits, _ . -) is refused with an error naming the folder (classroom/plugins/exchange_collect.py, classroom/intake.py).
+# Collect reads each hand-in as untrusted (inbound/ is writable by every student): who handed in is the account that
+# owns the folder, when is the server's clock, only regular files are copied (the assignment's notebooks first), and
+# what cannot be taken is refused or dropped with its reason, while the rest is collected (classroom/plugins/
+# exchange_collect.py, classroom/intake.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
 c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
+c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
+# Release Feedback releases only the pages of the current grades (a page made before a re-grade or a score changed by
+# hand is named and held back), and a hand-in without timestamp.txt stops nobody (classroom/plugins/release_feedback.py).
+c.ExchangeFactory.release_feedback = "classroom.plugins.release_feedback.SafeReleaseFeedback"
 # `nbgrader export` (make grades) writes grades.csv through the csv module, text that a spreadsheet would evaluate
 # made inert, same columns as nbgrader's (classroom/plugins/csv_export.py).
 c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"

@@ -6,13 +6,13 @@ submission graded). Also the driver's cost when nothing needs grading (the check
 
     python -m bench.driver_overhead [N] [R]      (from the repository root; default 6 students, 3 runs each)
 """
-import argparse
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.arguments import students_and_runs
 from coursekit import course
 
 
@@ -41,8 +41,4 @@ def main(n=6, runs=3):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=6, help="students in the course (default: %(default)s)")
-    parser.add_argument("runs", nargs="?", type=int, default=3,
-                        help="runs of each way, the best kept (default: %(default)s)")
-    main(**vars(parser.parse_args()))
+    main(**students_and_runs(__doc__))

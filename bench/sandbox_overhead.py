@@ -6,11 +6,11 @@ Goal: under 20 %.
 
     python -m bench.sandbox_overhead [N] [R]      (from the repository root; default 6 students, 3 runs each)
 """
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
+from bench.arguments import students_and_runs
 from coursekit import course
 
 
@@ -33,8 +33,4 @@ def main(n=6, runs=3):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=6, help="students in the course (default: %(default)s)")
-    parser.add_argument("runs", nargs="?", type=int, default=3,
-                        help="runs of each way, the best kept (default: %(default)s)")
-    main(**vars(parser.parse_args()))
+    main(**students_and_runs(__doc__))

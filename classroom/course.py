@@ -29,9 +29,11 @@ def course_directory(argv=(), root=None):
     return course_app(argv, root).coursedir
 
 
-def submitted(coursedir, assignment):
-    """{student id: folder} of every submission of `assignment` (restricted to coursedir.student_id if set)."""
-    folders = glob.glob(coursedir.format_path(coursedir.submitted_directory, coursedir.student_id or "*", assignment))
+def submitted(coursedir, assignment, student=None):
+    """{student id: folder} of every submission of `assignment` whose student id matches `student` (a glob; default:
+    coursedir.student_id if set, else every student)."""
+    folders = glob.glob(coursedir.format_path(coursedir.submitted_directory, student or coursedir.student_id or "*",
+                                              assignment))
     pattern = re.compile(coursedir.format_path(coursedir.submitted_directory, "(?P<student_id>[^/]+)",
                                                re.escape(assignment), escape=True) + "$")
     found = {}

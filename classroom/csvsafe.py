@@ -11,6 +11,8 @@ Used by the class report (classroom/report/spreadsheet.py, `<assignment>-by-chec
 """
 import csv
 
+from . import atomic
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
@@ -34,7 +36,7 @@ def write(path, rows, number=str):
 
     Lines end in CRLF (RFC 4180), never a bare LF: the csv module quotes a field holding a carriage return only when
     the line terminator holds one too, and an unquoted one splits the row in a reader."""
-    with open(path, "w", newline="", encoding="utf-8") as handle:
+    with atomic.replacing(path, "w", newline="", encoding="utf-8") as handle:  # whole or not at all
         writer = csv.writer(handle, lineterminator="\r\n")
         writer.writerows([field(value, number) for value in row] for row in rows)
     return path

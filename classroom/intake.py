@@ -6,23 +6,34 @@ odd names, huge files or thousands of them. `nbgrader collect` runs as the instr
 with the instructor's rights. Two functions make that safe:
 
   check_student_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
-  copy_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why.
+  take_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why,
+                                      and when the server last saw anything of it change (Taken);
+  copy_submission(source, dest, ...)  the same, returning only what was dropped.
 
 How copy_submission reads: every folder is opened with O_DIRECTORY | O_NOFOLLOW and listed through its descriptor;
 every name is opened relative to that descriptor (dir_fd=) with O_NOFOLLOW | O_NONBLOCK, and what was opened is
-checked with fstat *after* opening (a regular file with one link, on the submission's own file system). So a name
+checked with fstat *after* opening (a regular file with one link, on the submission's own file system, and, when
+`owner` is given, belonging to that account: a classmate's file dropped into the folder is not the student's). So a name
 swapped for a symbolic link between the check and the open cannot redirect the read, `..` is never followed, opening
 a named pipe or a file under a student's write lease cannot block, and sizes are counted while reading, never taken
-from stat. Only bytes are copied (and the modification time); modes, owners and links are not.
+from stat. Only bytes are copied (and the modification time); modes, owners and links are not. Every inode read is
+also asked its ctime, which the kernel sets from the server's clock at each change and nobody but root can set back:
+Taken.changed, the latest of them, is when the hand-in last changed, whatever its files or name say.
+
+RECORD is the note collect leaves beside a collected hand-in in submitted/ (write_record, read_record): who handed
+it in, when the server saw it, what the student's timestamp.txt claimed, and what was left out and why. It starts
+with a dot and is in CourseDirectory.ignore, so nbgrader neither takes one from a student nor copies it onwards.
 
 Used by classroom.plugins.exchange_collect (`nbgrader collect`, the formgrader's Collect button) and by the autograde driver (its
 private staging copy of submitted/<student>/<assignment>/).
 """
 import errno
 import fnmatch
+import json
 import os
 import re
 import stat
+from dataclasses import dataclass, field
 
 MIB = 2 ** 20
 MAX_FILE_BYTES = 20 * MIB   # one file; the notebooks of this course are well under 1 MiB
@@ -31,6 +42,9 @@ MAX_FILES = 200             # regular files copied
 MAX_DEPTH = 4               # folders nested inside the submission
 MAX_ENTRIES = 1000          # names looked at in all (files, folders, links, anything): bounds the work
 CHUNK = 64 * 1024
+RECORD = ".classroom-intake.json"
+# Read before anything else at the top of a hand-in, whatever else it holds: nbgrader's own files and collect's record.
+NBGRADER_FILES = ("timestamp.txt", "submission_secret.txt", RECORD)
 
 PLAIN = re.compile(r"[A-Za-z0-9_.-]+")
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -45,14 +59,16 @@ class BadSubmission(ValueError):
 
 
 def check_student_id(student_id):
-    """Raise BadSubmission unless `student_id` is plain: letters, digits, '_', '.' and '-' (ASCII), not '.' or '..',
-    not starting with '-'. The id becomes a folder name, a gradebook key and a cell of grades.csv."""
+    """Raise BadSubmission unless `student_id` is plain: ASCII letters, digits, '_', '.' and '-', not '.' or '..', not
+    starting with '-'. The id becomes a folder name, a Linux account name (useradd's default rule is ASCII), a gradebook
+    key and a cell of grades.csv: a letter such as 'ë' is refused, and the message says it is not an ASCII one."""
     text = student_id if isinstance(student_id, str) else repr(student_id)
     odd = sorted({c for c in text if not PLAIN.fullmatch(c)})
     if not text:
         problem = "is empty"
     elif odd:
-        problem = "holds " + ", ".join(repr(c) for c in odd)
+        problem = "holds " + ", ".join(f"{c!r} (a letter, but not an ASCII one)" if c.isalpha() else repr(c)
+                                       for c in odd)
     elif text in (".", ".."):
         problem = f"is {text!r}"
     elif text.startswith("-"):
@@ -60,30 +76,49 @@ def check_student_id(student_id):
     else:
         return
     raise BadSubmission(
-        f"the student id {text!r} {problem}; an id may hold only letters, digits, '_', '.' and '-' (not '.' or "
-        "'..', not starting with '-'), since it becomes a folder name and a cell of grades.csv. Ask the student to "
-        "hand in again from an account with a plain name, or give the folder a plain id and collect again.")
+        f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, A "
+        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name "
+        "on a hub and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or "
+        "give the folder a plain id and collect again.")
 
 
-def copy_submission(source, dest, *, max_file_bytes=MAX_FILE_BYTES, max_total_bytes=MAX_TOTAL_BYTES,
-                    max_files=MAX_FILES, max_depth=MAX_DEPTH, max_entries=MAX_ENTRIES, ignore=(), include=("*",)):
-    """Copy the regular files under the folder `source` into `dest`; return [(relative name, why)] of what was not
-    copied, in the order met ('/'-separated names, folders sorted by name).
+@dataclass
+class Taken:
+    """What take_submission did: `dropped`, [(relative name, why)] of what was not copied, in the order met;
+    `changed`, the latest ctime (seconds since the epoch, the server's clock) of the folder and of everything read
+    in it."""
+    dropped: list = field(default_factory=list)
+    changed: float = 0.0
+
+
+def take_submission(source, dest, *, max_file_bytes=MAX_FILE_BYTES, max_total_bytes=MAX_TOTAL_BYTES,
+                    max_files=MAX_FILES, max_depth=MAX_DEPTH, max_entries=MAX_ENTRIES, ignore=(), include=("*",),
+                    first=(), first_max_bytes=None, owner=None):
+    """Copy the regular files under the folder `source` into `dest`; return a Taken.
 
     Not copied, each with its reason: symbolic links, hard-linked files (more than one name), named pipes, devices,
-    sockets, anything on another file system, names holding a control character or a backslash or not UTF-8, files
-    larger than `max_file_bytes`, a file that would take the copy past `max_total_bytes`, files beyond `max_files`,
-    folders nested deeper than `max_depth`, and, past `max_entries` names looked at, the rest of the listing. Names
-    matching a glob of `ignore`, and files matching none of `include` (nbgrader's CourseDirectory.ignore and
-    .include), are skipped without a reason, as nbgrader does. Folders are copied (empty ones too).
+    sockets, anything on another file system, anything not owned by the account `owner` (a uid; None: any owner),
+    names holding a control character or a backslash or not UTF-8, files larger than `max_file_bytes`, a file that
+    would take the copy past `max_total_bytes`, files beyond `max_files`, folders nested deeper than `max_depth`, and,
+    past `max_entries` names looked at, the rest of the listing. Names matching a glob of `ignore`, and files matching
+    none of `include` (nbgrader's CourseDirectory.ignore and .include), are skipped without a reason, as nbgrader
+    does. Folders are copied (empty ones too).
+
+    The names in `first` (the notebooks the assignment asks for), when they are regular files at the top of
+    `source`, are copied before anything else, each up to `first_max_bytes` (default `max_file_bytes`) whatever the
+    total: no number or size of other files can push them out. So are nbgrader's own small files (NBGRADER_FILES),
+    each up to `max_file_bytes`. Then the other notebooks at the top, then the rest.
 
     `source` itself must be a folder, not a symbolic link to one: otherwise BadSubmission, and nothing is read or
     written. `dest` is created (with its parents) if missing and must otherwise be an empty folder.
     """
     copier = _Copier(max_file_bytes, max_total_bytes, max_files, max_depth, max_entries, ignore, include)
+    copier.first, copier.owner = tuple(first), owner
+    copier.first_max_bytes = max_file_bytes if first_max_bytes is None else first_max_bytes
     src_fd = _open_source(source)
     try:
-        copier.device = os.fstat(src_fd).st_dev
+        st = os.fstat(src_fd)
+        copier.device = st.st_dev
         os.makedirs(dest, exist_ok=True)
         dest_fd = os.open(dest, DIR_FLAGS)
         try:
@@ -92,9 +127,30 @@ def copy_submission(source, dest, *, max_file_bytes=MAX_FILE_BYTES, max_total_by
             copier.folder(src_fd, dest_fd, "", 0)
         finally:
             os.close(dest_fd)
+        copier.seen(os.fstat(src_fd))  # after reading: an entry added or removed meanwhile shows here
     finally:
         os.close(src_fd)
-    return copier.dropped
+    return Taken(copier.dropped, copier.changed_ns / 1e9)
+
+
+def copy_submission(source, dest, **caps):
+    """take_submission(source, dest, **caps).dropped: [(relative name, why)] of what was not copied."""
+    return take_submission(source, dest, **caps).dropped
+
+
+def write_record(folder, record):
+    """Write collect's RECORD (a dict of plain data) into the collected `folder`."""
+    with open(os.path.join(folder, RECORD), "w") as file:
+        json.dump(record, file, indent=1, sort_keys=True)
+
+
+def read_record(folder):
+    """Collect's RECORD of a collected folder as a dict; {} when there is none or it cannot be read."""
+    try:
+        found = json.loads(read_regular(os.path.join(folder, RECORD)) or b"{}")
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _open_source(source):
@@ -154,6 +210,10 @@ class _Copier:
         self.max_files, self.max_depth, self.max_entries = max_files, max_depth, max_entries
         self.ignore, self.include = list(ignore or ()), list(include or ())
         self.dropped, self.files, self.total, self.entries, self.device, self.cut = [], 0, 0, 0, None, False
+        self.first, self.first_max_bytes, self.owner, self.changed_ns = (), max_file_bytes, None, 0
+
+    def seen(self, st):
+        self.changed_ns = max(self.changed_ns, st.st_ctime_ns)
 
     def drop(self, name, why):
         self.dropped.append((name, why))
@@ -177,7 +237,10 @@ class _Copier:
                     break
                 self.entries += 1
                 names.append(entry.name)
-        return sorted(names)
+        if not prefix:  # the assignment's notebooks and nbgrader's files are looked at whatever else it holds
+            names += [name for name in self.first + NBGRADER_FILES if name not in names and _exists(fd, name)]
+        return sorted(names, key=(lambda name: (name not in self.first + NBGRADER_FILES, not name.endswith(".ipynb"),
+                                                name)) if not prefix else None)
 
     def folder(self, src_fd, dest_fd, prefix, depth):
         for name in self.listing(src_fd, prefix):
@@ -207,9 +270,12 @@ class _Copier:
             self.drop(rel, SWAPPED.get(error.errno, f"could not be opened ({error.strerror})"))
             return None
         st = os.fstat(fd)
+        self.seen(st)
         why = None
         if not want(st.st_mode):
             why = f"changed while being read: now {kind(st.st_mode)}"
+        elif self.owner is not None and st.st_uid != self.owner:
+            why = f"written by another account ({_account(st.st_uid)}), not the one that handed in"
         elif st.st_dev != self.device:
             why = "on another file system (a mount point)"
         elif stat.S_ISREG(st.st_mode) and st.st_nlink != 1:
@@ -222,14 +288,17 @@ class _Copier:
 
     def take(self, src_fd, dest_fd, name, rel, depth, is_folder):
         """Copy the folder or regular file `name`, once opened and checked on its descriptor, unless a cap says no."""
+        first = not is_folder and (rel in self.first or rel in NBGRADER_FILES)  # never pushed out by the others
         if is_folder and depth > self.max_depth:
             self.drop(rel, f"a folder nested more than {self.max_depth} levels deep")
-        elif not is_folder and self.files >= self.max_files:
+        elif not is_folder and not first and self.files >= self.max_files:
             self.drop(rel, f"more than {self.max_files} files in the submission")
         elif (fd := self.opened(src_fd, name, rel, *((DIR_FLAGS, stat.S_ISDIR) if is_folder else
                                                      (FILE_FLAGS, stat.S_ISREG)))) is not None:
             try:
-                why = self.copy_folder(fd, dest_fd, name, rel, depth) if is_folder else self.copy_bytes(fd, dest_fd, name)
+                why = (self.copy_folder(fd, dest_fd, name, rel, depth) if is_folder else
+                       self.copy_bytes(fd, dest_fd, name, None if not first else
+                                       self.first_max_bytes if rel in self.first else self.max_file_bytes))
             finally:
                 os.close(fd)
             if why:
@@ -243,16 +312,18 @@ class _Copier:
         finally:
             os.close(out)
 
-    def copy_bytes(self, fd, dest_fd, name):
-        """Copy the open file `fd` to `name` in `dest_fd`, counting bytes as they are read; the reason on refusal."""
-        limit = min(self.max_file_bytes, self.max_total_bytes - self.total)
+    def copy_bytes(self, fd, dest_fd, name, own_cap=None):
+        """Copy the open file `fd` to `name` in `dest_fd`, counting bytes as they are read; the reason on refusal.
+        `own_cap`: the file's own cap, instead of the per-file and total ones (the assignment's notebooks)."""
+        max_file = self.max_file_bytes if own_cap is None else own_cap
+        limit = max(min(max_file, self.max_total_bytes - self.total), 0) if own_cap is None else own_cap
         copied, why = 0, None
         with open(name, "xb", opener=lambda path, flags: os.open(path, NEW_FILE_FLAGS, 0o666, dir_fd=dest_fd)) as out:
             try:
                 while chunk := os.read(fd, min(CHUNK, limit + 1 - copied)):
                     copied += len(chunk)
                     if copied > limit:
-                        why = (f"larger than {size(self.max_file_bytes)}" if copied > self.max_file_bytes else
+                        why = (f"larger than {size(max_file)}" if copied > max_file else
                                f"it would take the submission past {size(self.max_total_bytes)} in all")
                         break
                     out.write(chunk)
@@ -260,6 +331,7 @@ class _Copier:
                 why = f"could not be read ({error.strerror})"
             out.flush()
             st = os.fstat(fd)
+            self.seen(st)  # after reading: a write during the copy shows here
             os.utime(out.fileno(), ns=(st.st_atime_ns, st.st_mtime_ns))
         if why:
             os.unlink(name, dir_fd=dest_fd)
@@ -267,6 +339,23 @@ class _Copier:
         self.files += 1
         self.total += copied
         return None
+
+
+def _exists(fd, name):
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+        return True
+    except OSError:
+        return False
+
+
+def _account(uid):
+    import pwd
+
+    try:
+        return f"{pwd.getpwuid(uid).pw_name!r}"
+    except KeyError:
+        return f"uid {uid}"
 
 
 def size(n):

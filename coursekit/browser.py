@@ -21,6 +21,8 @@ from coursekit.ports import free_port
 from coursekit.repository import ROOT
 
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
+# axe-core, the accessibility engine run in Chromium (npm ci --prefix accessibility).
+AXE = ROOT / "accessibility" / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 # Headless Chromium on a machine without network: no GPU, no first-run page, and no background traffic
 # (without the last flags Chromium keeps calling home, and this closed network refuses the connections).
@@ -106,6 +108,24 @@ class Server:
             body = reply.read()
         return json.loads(body) if body else None
 
+    def kernels(self):
+        """[(process id, connection file)] of the kernels this server started (its descendants run with `-f FILE`)."""
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            with contextlib.suppress(OSError, ValueError):
+                args = cmdline.read_bytes().decode(errors="replace").split("\0")
+                if "-f" in args and self._descends(int(cmdline.parent.name)):
+                    found.append((int(cmdline.parent.name), args[args.index("-f") + 1]))
+        return found
+
+    def _descends(self, pid):
+        while pid > 1:
+            if pid == self.proc.pid:
+                return True
+            status = Path(f"/proc/{pid}/status").read_text()
+            pid = int(status.split("PPid:")[1].split()[0])
+        return False
+
     def stop(self):
         """Shut the kernels down (JupyterLab), then end the server's process group; return the kernel ids seen."""
         kernels = []
@@ -149,11 +169,12 @@ def chromium(viewport=(1400, 1100)):
             shutil.rmtree(profile, ignore_errors=True)
 
 
-def run_all_cells(page, timeout_ms=60_000, attempts=3):
+def run_all_cells(page, timeout_ms=60_000, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
 
     Right after the kernel turns idle, JupyterLab can still drop a request to run cells (the cells keep
     their empty prompts), so the command is given again if the first cell has not started within 5 s.
+    With `wait_for_end=False` it returns once they have started (for a notebook whose last cell keeps the kernel busy).
     """
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
     # the toolbar's execution indicator carries the kernel status
@@ -171,6 +192,8 @@ def run_all_cells(page, timeout_ms=60_000, attempts=3):
             continue
     else:
         raise RuntimeError(f"JupyterLab did not run the cells after {attempts} tries of Run All Cells")
+    if not wait_for_end:
+        return
     # wait for the run to end: when it does, JupyterLab moves the focus, which must not happen mid-test
     page.wait_for_function("""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
         .every(prompt => /\\[\\d+\\]/.test(prompt.innerText))""", timeout=timeout_ms)

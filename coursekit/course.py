@@ -73,6 +73,23 @@ def report(course_path, *flags):
     return run_module(course_path, "classroom.report", ASSIGNMENT, *flags)
 
 
+def make(course_path, target, *variables, wait=True):
+    """Run `make TARGET VARIABLE=VALUE ...` with this repository's Makefile in a course, as an instructor runs it in
+    theirs (the course's nbgrader_config.py, this environment; `tools` importable as from the repository's root).
+    Without the sandbox, AUTOGRADE_ARGS starts with --no-sandbox. The CompletedProcess, or with wait=False the Popen
+    (in a session of its own, its output piped)."""
+    autograde_args = [v for v in variables if v.startswith("AUTOGRADE_ARGS=")]
+    others = [v for v in variables if not v.startswith("AUTOGRADE_ARGS=")]
+    flags = " ".join([*AUTOGRADE_FLAGS, *(v.split("=", 1)[1] for v in autograde_args)])
+    command = ["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), target,
+               f"VENV={Path(sys.executable).parent.parent}", "READY=", f"AUTOGRADE_ARGS={flags}", *others]
+    env = nbgrader_env(PYTHONPATH=str(ROOT))
+    if not wait:
+        return subprocess.Popen(command, cwd=course_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+    return subprocess.run(command, cwd=course_path, env=env, capture_output=True, text=True)
+
+
 _GENERATED = []  # per test process: one course made with no extra configuration, copied by later calls
 
 

@@ -1,15 +1,18 @@
-"""A throw-away class on a JupyterHub of its own, for tests/hub/test_hub_class.py.
+"""A throw-away class made by `make hub`, as INSTRUCTORS.md says, with names of its own, for tests/hub/.
 
-Real Linux accounts (sqdk-test-<random>-…: an instructor and two students) in two groups of the same prefix, a
-course directory, exchange and hub state in a fresh folder, the shared environment made by `make hub-env` and the
-proxy by npm (both reused when already made), and JupyterHub started with deploy/jupyterhub/jupyterhub_config.py
-on a free loopback port. Leaving the context stops the hub (and with it every user's server), and removes the
-accounts, their homes and processes, the groups and the folder, whatever happened in between.
+`make hub` runs with SQDK_DEMO, SQDK_COURSE, ... set to this run's names (accounts sqdk-test-<random>-teacher, -ta,
+-ann and -ben in two groups of the same prefix, the course, exchange and hub state in a fresh folder) and
+HUB_PORT a free port: it builds or reuses the shared environment and the proxy, makes the class, prints the
+passwords and starts JupyterHub. Leaving the context presses Ctrl-C (SIGINT to make's process group, as a terminal
+does), waits for the hub, its proxy and every user's server to stop, and runs `make hub-clean`, which removes the
+accounts, their homes and processes, the groups and the folders, whatever happened in between. `stopped` then says
+whether a process was left behind (and kills it, so nothing is).
 """
 import contextlib
 import importlib.util
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -25,6 +28,8 @@ from coursekit.repository import ROOT
 
 DEPLOY = ROOT / "deploy" / "jupyterhub"
 WAIT_S = 120
+START_S = 600  # `make hub` on a fresh machine builds the shared environment first (about a minute of pip)
+PASSWORD = re.compile(r"^\s+(?:instructor|student)\s+(\S+)\s+password (\S+)$", re.M)
 
 
 def deploy_module(name):
@@ -33,7 +38,6 @@ def deploy_module(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
 
 
 def until(condition, what, seconds=WAIT_S):
@@ -45,45 +49,48 @@ def until(condition, what, seconds=WAIT_S):
         time.sleep(0.2)
 
 
-class Hub:
-    """The class and its hub; attributes: settings (SQDK_* values), instructor, students, passwords, url."""
+def make(*args, env, **kwargs):
+    """`make ARGS` in the repository with the class's SQDK_* names."""
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=ROOT, env=dict(os.environ, **env),
+                          capture_output=True, text=True, **kwargs)
 
-    def __init__(self):
-        self.hub_class = deploy_module("hub_class")
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+class Hub:
+    """The class and its hub; attributes: settings (SQDK_* values), instructor, assistant, students, passwords,
+    url, port; after leaving: `stopped`, the processes that had to be killed (none when all went well)."""
+
+    def __init__(self, port=None):
         prefix = f"sqdk-test-{secrets.token_hex(3)}"
         self.folder = Path(tempfile.mkdtemp(prefix=f"{prefix}-"))
         os.chmod(self.folder, 0o755)  # the accounts must reach the course and exchange inside it
-        port = free_port()
-        self.env = {"SQDK_INSTRUCTORS": f"{prefix}-teach", "SQDK_STUDENTS": f"{prefix}-learn",
+        self.port = port or free_port()
+        self.env = {"SQDK_DEMO": prefix, "SQDK_INSTRUCTORS": f"{prefix}-teach", "SQDK_STUDENTS": f"{prefix}-learn",
                     "SQDK_COURSE": str(self.folder / "course"), "SQDK_EXCHANGE": str(self.folder / "exchange"),
-                    "SQDK_STATE": str(self.folder / "hub"), "SQDK_PORT": str(port),
-                    "SQDK_SERVICE_TOKEN": secrets.token_hex(16)}
-        self.settings = deploy_module("hub_settings").settings(self.env)
-        self.instructor, self.students = f"{prefix}-t", [f"{prefix}-s1", f"{prefix}-s2"]
-        self.passwords, self.proc, self.url = {}, None, self.settings["url"]
-
-    def build(self):
-        """The shared environment and the proxy, as `make hub` makes them (each reused when already made)."""
-        for target in ("hub-env", "deploy/jupyterhub/node_modules/.bin/configurable-http-proxy"):
-            made = subprocess.run(["make", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True)
-            assert made.returncode == 0, f"make {target}:\n{made.stdout[-3000:]}\n{made.stderr[-3000:]}"
+                    "SQDK_STATE": str(self.folder / "hub"), "SQDK_SERVICE_TOKEN": secrets.token_hex(16)}
+        settings = deploy_module("hub_settings")
+        self.settings = settings.settings(dict(self.env, SQDK_PORT=str(self.port)))
+        accounts = settings.demo_accounts(self.settings)
+        (self.instructor, self.assistant), self.students = accounts["instructors"], accounts["students"]
+        self.passwords, self.proc, self.url, self.stopped = {}, None, self.settings["url"], []
+        self.log_path = self.folder / "make-hub.log"
 
     def __enter__(self):
         try:
-            self.build()
-            for group in (self.settings["instructors"], self.settings["students"]):
-                self.hub_class.add_group(group)
-            self.passwords[self.instructor] = self.hub_class.add_account(self.instructor, self.settings["instructors"])
-            for name in self.students:
-                self.passwords[name] = self.hub_class.add_account(name, self.settings["students"])
-            self.hub_class.make_course(self.settings, self.instructor)
-            Path(self.settings["state"]).mkdir(mode=0o700)
-            self.log = open(self.folder / "hub" / "jupyterhub.log", "wb")
-            self.proc = subprocess.Popen([f"{self.settings['env']}/bin/jupyterhub", "-f",
-                                          str(DEPLOY / "jupyterhub_config.py")], cwd=self.settings["state"],
-                                         env=dict(os.environ, **self.env), stdout=self.log,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
-            until(self._answers, "JupyterHub never answered")
+            self.log = open(self.log_path, "wb")
+            self.proc = subprocess.Popen(["make", "--no-print-directory", "hub", f"HUB_PORT={self.port}"], cwd=ROOT,
+                                         env=dict(os.environ, **self.env), stdout=self.log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+            until(self._answers, "make hub never started JupyterHub", START_S)
+            self.passwords = dict(PASSWORD.findall(self.tail(100_000)))
+            self.proxy_pid = int((Path(self.settings["state"]) / "proxy.pid").read_text())
         except BaseException:
             self.__exit__()
             raise
@@ -91,7 +98,7 @@ class Hub:
 
     def _answers(self):
         if self.proc.poll() is not None:
-            raise AssertionError(f"JupyterHub exited with {self.proc.returncode}:\n{self.tail()}")
+            raise AssertionError(f"make hub exited with {self.proc.returncode}:\n{self.tail()}")
         try:
             self.api("GET", "/")
             return True
@@ -99,8 +106,7 @@ class Hub:
             return False
 
     def tail(self, chars=4000):
-        path = self.folder / "hub" / "jupyterhub.log"
-        return path.read_text(errors="replace")[-chars:] if path.exists() else ""
+        return self.log_path.read_text(errors="replace")[-chars:] if self.log_path.exists() else ""
 
     def api(self, method, path):
         request = urllib.request.Request(f"{self.url}/hub/api{path}", method=method,
@@ -117,19 +123,31 @@ class Hub:
 
     def as_user(self, user, *command, cwd=None):
         """Run `command` as the Linux account `user`, as its own server would (its groups, the shared env)."""
-        return self.hub_class.as_user(user, self.settings, *command, cwd=cwd or self.folder)
+        return deploy_module("hub_class").as_user(user, self.settings, *command, cwd=cwd or self.folder)
+
+    def _stop(self):
+        """Ctrl-C, as in the terminal that runs `make hub`; what had to be killed afterwards goes to `stopped`."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGINT)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.stopped.append(f"make hub (pid {self.proc.pid})")
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.stopped.append(f"a process of make hub's group {self.proc.pid}")
+        self.proc.wait()
+        proxy = getattr(self, "proxy_pid", None)
+        if proxy and alive(proxy):
+            self.stopped.append(f"the proxy (pid {proxy})")
+            os.kill(proxy, signal.SIGKILL)
 
     def __exit__(self, *exc):
         if self.proc is not None:
-            with contextlib.suppress(ProcessLookupError):
-                self.proc.send_signal(signal.SIGTERM)  # JupyterHub stops every user's server and the proxy
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+            self._stop()
             self.log.close()
-        self.hub_class.remove_class(self.settings, [self.instructor, *self.students])
+        cleaned = make("hub-clean", env=self.env)
+        self.cleaned = cleaned.stdout + cleaned.stderr
+        hub_class = deploy_module("hub_class")
+        hub_class.remove_class(self.settings, [self.instructor, self.assistant, *self.students])  # if clean failed
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,7 +1,8 @@
 """The real parts some tests need, and the one gate in front of them: a pytest plugin (tests/conftest.py loads it).
 
-The parts: a browser (Debian's Chromium through playwright), a JupyterHub class (Linux accounts, npm's proxy), a
-PostgreSQL server (initdb and pg_ctl), a Dask cluster (`distributed`) and the bubblewrap sandbox. A test that needs
+The parts: a browser (Debian's Chromium through playwright), axe-core (npm's, for the accessibility checks), a
+JupyterHub class (Linux accounts, npm's proxy), a PostgreSQL server (initdb and pg_ctl), a Dask cluster
+(`distributed`) and the bubblewrap sandbox. A test that needs
 one says so with `requires(part)`: it is marked `integration` and `<part>` (so `pytest -m "not hub"` leaves it out),
 and where this machine lacks the part it is skipped with the reason, or fails where CI requires the part
 (REQUIRE_<PART>_TESTS=1, as .ci/run sets them). At the end of the run one line names each part that was missing,
@@ -34,6 +35,14 @@ def _browser():
     return None
 
 
+def _axe():
+    from coursekit.browser import AXE
+
+    if not AXE.exists():
+        return Missing("axe-core is not installed in accessibility/node_modules", "npm ci --prefix accessibility")
+    return None
+
+
 def _hub():
     if os.geteuid() != 0:
         return Missing("it makes Linux accounts and runs JupyterHub as root", "run the tests as root")
@@ -46,7 +55,10 @@ def _hub():
     if not works:
         return Missing("the shared environment is made by /usr/bin/python3 -m venv, which this machine lacks",
                        "apt-get install -y python3-venv")
-    return None
+    from coursekit.hub import deploy_module
+
+    node = deploy_module("hub_class").check_node()  # the proxy's Node.js, as `make hub` checks it
+    return Missing(node, "install the Node.js it names (INSTRUCTORS.md, step 1)") if node else None
 
 
 def _postgres():
@@ -82,6 +94,7 @@ PARTS = {
     "postgres": ("a throw-away PostgreSQL server (initdb, pg_ctl)", _postgres),
     "dask": ("a Dask scheduler and workers on 127.0.0.1", _dask),
     "sandbox": ("grades inside the bubblewrap sandbox and tests it", _sandbox),
+    "axe": ("runs axe-core (npm, pinned in accessibility/) in Chromium", _axe),
 }
 # the test reports' user properties: the parts a test needs, and each one this machine lacked (part, why, install)
 NEEDS, LACKED = "real parts", "missing part"

@@ -1,4 +1,5 @@
-"""`make exchange`: create nbgrader's exchange folder, at the path this course's configuration gives it.
+"""`make exchange`: create nbgrader's exchange folder, at the path this course's configuration gives it, and the
+course's own folder in it, owned by the instructor, before any student can take that name.
 
 The path is `c.Exchange.root` as nbgrader itself reads it (nbgrader_config.py here, ~/.jupyter/nbgrader_config.py,
 ...), by default nbgrader's own /usr/local/share/nbgrader/exchange. The folder is made as nbgrader's
@@ -6,25 +7,42 @@ The path is `c.Exchange.root` as nbgrader itself reads it (nbgrader_config.py he
 plus the sticky bit of /tmp, so that nobody but its owner can rename or delete what another account put there (a
 student cannot move the instructor's course folder away). nbgrader only checks the lower nine bits, so it keeps the
 sticky bit. A folder under /usr/local needs root: run as anyone else, this prints the one `sudo` command that does it.
-Release then makes <root>/<course id>/outbound (0755) and inbound (2733) itself. INSTRUCTORS.md, "One machine".
+
+Then `<root>/<course id>` with `outbound/`, `inbound/` and `feedback/`, owned by the instructor (the account that
+ran `sudo`, or --owner) with the modes nbgrader's release gives them (group-writable and setgid under
+CourseDirectory.groupshared, for an instructors' group: --group), plus the sticky bit on inbound/: a student may add
+a hand-in there but never rename or delete another's. Made here, the name cannot be taken by a student before the
+first Release (nbgrader would then refuse: "You don't own the directory"). INSTRUCTORS.md, "One machine".
 """
 import argparse
+import grp
 import os
+import pwd
 import shlex
 import stat
 import sys
 
 MODE = 0o1777  # rwx for everyone (nbgrader's 0777) plus the sticky bit
+# nbgrader's modes (release_assignment, release_feedback): without and with CourseDirectory.groupshared.
+COURSE_FOLDERS = {"": (0o755, 0o2775), "outbound": (0o755, 0o2775), "inbound": (0o3733, 0o3773),
+                  "feedback": (0o711, 0o2771)}
 
 
-def exchange_root():
-    """The exchange root nbgrader uses when run from the current folder."""
+def course_settings():
+    """(exchange root, course id, groupshared) as nbgrader reads them when run from the current folder."""
     from nbgrader.apps.baseapp import NbGrader
+    from nbgrader.coursedir import CourseDirectory
     from nbgrader.exchange.default.exchange import Exchange
 
     app = NbGrader()
     app.load_config_file()
-    return Exchange(config=app.config).root
+    coursedir = CourseDirectory(config=app.config)
+    return Exchange(config=app.config).root, coursedir.course_id, coursedir.groupshared
+
+
+def exchange_root():
+    """The exchange root nbgrader uses when run from the current folder."""
+    return course_settings()[0]
 
 
 def make_exchange(root):
@@ -41,15 +59,65 @@ def make_exchange(root):
     return None
 
 
+def make_course_folder(root, course_id, uid, gid, groupshared=False):
+    """Create `<root>/<course_id>` and its three folders owned by uid:gid with COURSE_FOLDERS' modes (setting the
+    modes again where they exist); a message for a human when a folder is another account's."""
+    if not course_id:
+        return "No course id is set (c.CourseDirectory.course_id in nbgrader_config.py): the exchange has no course."
+    course = os.path.join(root, course_id)
+    for name, modes in COURSE_FOLDERS.items():
+        path = os.path.join(course, name) if name else course
+        try:
+            os.mkdir(path, 0o700)  # nobody else may enter it until it is the owner's, with its mode
+            made = True
+        except FileExistsError:
+            made = False
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode) or (st.st_uid != uid and not made):
+            return (f"{path} already exists and belongs to {_name(st.st_uid)}, not to {_name(uid)}: someone took "
+                    "the course's name in the exchange. Move it away (as root) and run this again.")
+        if os.geteuid() == 0:
+            os.chown(path, uid, gid)
+        os.chmod(path, modes[bool(groupshared)])
+    return None
+
+
+def _name(uid):
+    try:
+        return repr(pwd.getpwuid(uid).pw_name)
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _owner(account):
+    """(uid, gid) of the instructor: `account`, else the one who ran sudo, else the current account."""
+    if account:
+        entry = pwd.getpwnam(account)
+        return entry.pw_uid, entry.pw_gid
+    if os.geteuid() == 0 and os.environ.get("SUDO_UID"):
+        return int(os.environ["SUDO_UID"]), int(os.environ["SUDO_GID"])
+    return os.geteuid(), os.getegid()
+
+
 def main(argv=None):
-    argparse.ArgumentParser(description="Create nbgrader's exchange folder at the path this course's configuration "
-                            "gives it (c.Exchange.root).").parse_args(argv)  # no options: --help only
-    root = exchange_root()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--owner", help="the instructor who owns the course's folder (default: who ran sudo, or you)")
+    parser.add_argument("--group", help="the instructors' group of the course's folder (with groupshared)")
+    args = parser.parse_args(argv)
+    root, course_id, groupshared = course_settings()
     refused = make_exchange(root)
     if refused:
         print(refused, file=sys.stderr)
         return 1
-    print(f"The exchange {root} is ready (mode {oct(MODE)[2:]}).")
+    uid, gid = _owner(args.owner)
+    if args.group:
+        gid = grp.getgrnam(args.group).gr_gid
+    refused = make_course_folder(root, course_id, uid, gid, groupshared)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 1
+    print(f"The exchange {root} is ready (mode {oct(MODE)[2:]}), with the course's folder "
+          f"{os.path.join(root, course_id)} (owner {_name(uid)}).")
     return 0
 
 

@@ -28,8 +28,8 @@ from classroom.cells import NOTEBOOK_METADATA
 from classroom.quiz.draws import TOLERANCE
 from classroom.quiz.variants import PUBLIC_SEED, draw
 
-ROOT = Path(__file__).resolve().parent.parent
-QUIZ_NOTEBOOK = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
+ASSIGNMENT, NOTEBOOK = "score_gradient", "intuition_quiz"
+QUIZ_NOTEBOOK = None  # where to write the quiz; None: in the source/ of the course in the current directory
 MIN_SEED = 12
 PERCENT = f"{TOLERANCE * 100:g} %"
 FORMS = {
@@ -127,11 +127,45 @@ def quiz_notebook(questions):
     return nb
 
 
+def quiz_path():
+    """The quiz notebook to write: QUIZ_NOTEBOOK, or the one in the source/ (as nbgrader_config.py names it) of the
+    course in the current directory, which is the repository when `make quiz-variant` runs."""
+    from classroom import course
+
+    if QUIZ_NOTEBOOK is not None:
+        return Path(QUIZ_NOTEBOOK)
+    coursedir = course.course_directory()
+    return Path(coursedir.format_path(coursedir.source_directory, ".", ASSIGNMENT)) / f"{NOTEBOOK}.ipynb"
+
+
+def handed_out_refusal(path, quiz):
+    """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.quiz.key_lock), or None. The course
+    is the folder above `path` that holds nbgrader_config.py (none: nothing is handed out)."""
+    from classroom import course
+    from classroom.quiz import key_lock
+
+    root = next((folder for folder in path.resolve().parents if (folder / "nbgrader_config.py").is_file()), None)
+    if root is None:
+        return None
+    app = course.course_app([ASSIGNMENT], root=root)
+    gb = key_lock.open_gradebook(app.coursedir)
+    try:
+        new_key = key_lock.digest((cell.metadata.nbgrader["grade_id"], cell.source) for cell in quiz.cells
+                                  if cell.metadata.get("nbgrader", {}).get("grade"))
+        return key_lock.refusal(app, gb, ASSIGNMENT, new_key, "`make quiz-variant`")
+    finally:
+        if gb is not None:
+            gb.close()
+
+
 def main(argv=None, environ=None):
     environ = os.environ if environ is None else environ
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--public", action="store_true",
                         help=f"draw the variant of the public seed {PUBLIC_SEED!r}, the one this repository ships")
+    parser.add_argument("--replace-handed-out", action="store_true",
+                        help="write the new quiz even though the current one is handed out, knowingly (every "
+                             "student must then fetch the new one): what `make quiz-variant QUIZ_REPLACE=yes` passes")
     args = parser.parse_args(argv)
     seed = PUBLIC_SEED if args.public else environ.get("QUIZ_SEED", "")
     if not args.public and len(seed.strip()) < MIN_SEED:
@@ -139,8 +173,13 @@ def main(argv=None, environ=None):
                 else "QUIZ_SEED is not set")
         parser.error(f"{said}. Choose a secret of at least {MIN_SEED} characters, keep it to yourself, and run "
                      "`make quiz-variant QUIZ_SEED=<your secret>`.")
-    nbformat.write(quiz_notebook(draw(seed)), QUIZ_NOTEBOOK)
-    print(f"wrote {os.path.relpath(QUIZ_NOTEBOOK, ROOT)} from the {'public' if args.public else 'secret'} seed; "
+    quiz, path = quiz_notebook(draw(seed)), quiz_path()
+    refused = None if args.replace_handed_out else handed_out_refusal(path, quiz)
+    if refused:
+        print(f"quiz_variant: {refused}", file=sys.stderr)
+        return 2
+    nbformat.write(quiz, path)
+    print(f"wrote {os.path.relpath(path)} from the {'public' if args.public else 'secret'} seed; "
           "regenerate release/ (make release) and commit both" + ("" if args.public else
           ", to a private repository only: the source notebook holds the key"))
     return 0

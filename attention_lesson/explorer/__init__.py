@@ -1,9 +1,11 @@
 """The divisor explorer of notebooks/04-explore-the-divisor.ipynb, one job per module.
 
-* model: every number the explorer shows, as pure functions of its four settings (d_k, p, T, seed);
-* captions: the state in words (the readout table of the page, the heading and readout line of the still picture);
-* figure: the picture, one matplotlib figure redrawn in place, and its PNG bytes;
-* widget: the ipywidgets controls that tie the three together (`DivisorExplorer`).
+* model: every number the explorer shows, as pure functions of its four settings (d_k, p, T, seed): the reference;
+* captions: its words (panels, controls, the state as text: readout table, heading and readout line);
+* figure: the still picture, one matplotlib figure (PNG, SVG), where no page runs the live view;
+* view: what the browser's view is given (words, colours, scales, rows of scores), the stand-in and the
+  self-contained page (`make explore-page`); browser/ holds the view itself (view.js, view.css) and its templates;
+* widget: `DivisorExplorer`, the anywidget that ties the view to a kernel, which only sends a new seed's rows.
 
 docs/explorer.md tells maintainers how it is built, tested and timed.
 """

@@ -14,10 +14,10 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
-from attention_lesson.explorer.captions import heading, readout_line
+from attention_lesson.explorer.captions import PANELS, heading, readout_line
 from attention_lesson.explorer.model import POSITIONS, WIDTHS
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, RC
-from attention_lesson.vocabulary import TOP_WEIGHT, WEIGHTS, divisor_name
+from attention_lesson.vocabulary import divisor_name
 
 # The colour of a divisor d_k**p that is none of the three named ones, and of the undivided scores behind.
 OTHER_EXPONENT_COLOUR = OKABE_ITO["reddish purple"]
@@ -29,6 +29,10 @@ UNDIVIDED_WIDTH, DIVIDED_WIDTH = 0.8, 0.4
 SCORE_LIMIT = 150
 # The height of the three panels, in inches; the figure adds room for titles, labels and captions.
 PANEL_HEIGHT = 2.2625
+# The score panel's symmetric log scale (matplotlib's symlog: linear within ±SYMLOG["linthresh"]).
+SYMLOG = {"base": 10, "linthresh": 1, "linscale": 0.6}
+# Room left and right of the first and last bar, in positions; the winner's label sits this high above its bar.
+X_MARGIN, WINNER_LIFT = 0.6, 0.02
 
 
 def bar_outlines(heights, width):
@@ -100,20 +104,16 @@ class ExplorerFigure:
             self.score_bars = self._bars(self.score_ax, UNDIVIDED_COLOUR)
             self.divided_bars = self._bars(self.score_ax, DIVISOR_COLOURS["√d_k"])
             self.score_ax.axhline(0, color=OKABE_ITO["black"], linewidth=0.8)
-            self.score_ax.set_yscale("symlog", linthresh=1, linscale=0.6)
+            self.score_ax.set_yscale("symlog", **SYMLOG)
             self.score_ax.set_ylim(-SCORE_LIMIT, SCORE_LIMIT)
             self.score_ax.set_yticks([-100, -10, -1, 0, 1, 10, 100], ["−100", "−10", "−1", "0", "1", "10", "100"])
-            self.score_ax.set_xlabel("position j in the row")
-            self.score_ax.set_ylabel("score (symmetric log scale)")
-            self.score_ax.set_title("scores: undivided (grey), divided (colour)")
+            self._label(self.score_ax, PANELS["scores"])
 
             self.weight_bars = self._bars(self.weight_ax, DIVISOR_COLOURS["√d_k"])
             self.even_line = self.weight_ax.axhline(0, color=OKABE_ITO["black"], linestyle=":", linewidth=1.2)
             self.winner_text = self.weight_ax.text(1, 0, "", ha="center", va="bottom", fontweight="bold")
             self.weight_ax.set_ylim(0, 1.15)
-            self.weight_ax.set_xlabel("position j in the row")
-            self.weight_ax.set_ylabel("attention weight α_j")
-            self.weight_ax.set_title(f"{WEIGHTS} (dotted: the even share 1/T)")
+            self._label(self.weight_ax, PANELS["weights"])
 
             self.curve_line, = self.curve_ax.plot(WIDTHS, np.zeros(len(WIDTHS)), "o-", markersize=4)
             self.curve_marker, = self.curve_ax.plot([WIDTHS[0]], [0], "o", markersize=11, fillstyle="none",
@@ -124,9 +124,7 @@ class ExplorerFigure:
             self.curve_ax.minorticks_off()
             self.curve_ax.set_xlim(WIDTHS[0] / 1.3, WIDTHS[-1] * 1.3)
             self.curve_ax.set_ylim(0, 1.05)
-            self.curve_ax.set_xlabel("width d_k (log scale)")
-            self.curve_ax.set_ylabel(TOP_WEIGHT)
-            self.curve_ax.set_title(f"{TOP_WEIGHT} against d_k, this divisor")
+            self._label(self.curve_ax, PANELS["curve"])
 
             # the state as text: a heading line above the panels and the readouts under them
             self.heading_text = self.readout_text = None
@@ -144,6 +142,12 @@ class ExplorerFigure:
         self.state = None
         if state is not None:
             self.draw(state)
+
+    @staticmethod
+    def _label(ax, words):
+        ax.set_title(words["title"])
+        ax.set_xlabel(words["xlabel"])
+        ax.set_ylabel(words["ylabel"])
 
     @staticmethod
     def _bars(ax, colour):
@@ -164,14 +168,14 @@ class ExplorerFigure:
         self.weight_bars.set_facecolor(colour)
         if self.state is None or self.state.T != T:
             for ax in (self.score_ax, self.weight_ax):
-                ax.set_xlim(0.4, T + 0.6)
+                ax.set_xlim(1 - X_MARGIN, T + X_MARGIN)
                 ax.set_xticks(range(1, T + 1))
 
         even = 1 / T
         self.even_line.set_ydata([even, even])
         self.curve_even_line.set_ydata([even, even])
         winner_weight = state.weights[state.winner]
-        self.winner_text.set_position((state.winner + 1, winner_weight + 0.02))
+        self.winner_text.set_position((state.winner + 1, winner_weight + WINNER_LIFT))
         self.winner_text.set_text(f"{winner_weight:.2f}")
 
         self.curve_line.set_data(state.widths, state.curve)
@@ -208,6 +212,13 @@ class ExplorerFigure:
     def png(self):
         """The figure as PNG bytes (fast path: cached background plus the changing artists)."""
         return png_bytes(self.rgba())
+
+    def svg(self):
+        """The figure as SVG text: the same on every run (fixed ids, no date) and with its words as text."""
+        buffer = io.StringIO()
+        with matplotlib.rc_context({"svg.hashsalt": "divisor-explorer", "svg.fonttype": "none"}):
+            self.figure.savefig(buffer, format="svg", metadata={"Date": None})
+        return buffer.getvalue()
 
 
 def plot_explorer(state):

@@ -26,6 +26,8 @@ POSITIONS = (2, 16)
 DEFAULT_SETTINGS = {"d_k": 64, "p": 0.5, "T": 8, "seed": 0}
 # The measures of a row the explorer reads out (notebook 03 defines them), in the order they are shown.
 READOUTS = (TOP_WEIGHT, TOTAL_SLOPE, LARGEST_SLOPE)
+# How a divisor d_k**p without a name reads, p written to two decimals (the browser's view fills the same blank).
+OTHER_DIVISOR = "d_k^{p}"
 
 
 def as_exponent(p, name="p"):
@@ -70,7 +72,7 @@ def divisor_value(d_k, p):
 def divisor_label(p):
     """How the divisor reads on screen: a named divisor ('1', '√d_k', 'd_k'), else 'd_k^p' with p to two decimals."""
     p = as_exponent(p)
-    return divisor_name(p) or f"d_k^{p:.2f}"
+    return divisor_name(p) or OTHER_DIVISOR.format(p=f"{p:.2f}")
 
 
 def attention_weights(scores, d_k, p):

@@ -1,107 +1,111 @@
-"""The divisor explorer of notebooks/04-explore-the-divisor.ipynb as an ipywidgets box: a thin layer of controls.
+"""The divisor explorer of notebooks/04-explore-the-divisor.ipynb as a widget that draws in the browser (anywidget).
 
-The controls' values go to attention_lesson.explorer.model.explorer_state; the state it returns is drawn by
-attention_lesson.explorer.figure (the picture, as PNG bytes in an Image widget) and put in words by
-attention_lesson.explorer.captions (the readout table). Wherever no kernel runs (GitHub's preview, nbconvert,
-a notebook opened but not run), the stored output shows instead a still picture of the state it was displayed
-in, with the settings and readouts written above and below the panels.
+The view (browser/view.js) computes the row, the divisor, the softmax and the readouts from the row's unit-scale
+scores, and draws the picture itself, so moving a control needs no kernel: a busy or distant kernel does not hold it
+up. The kernel only sends the rows of a new seed (attention_lesson.explorer.model.unit_scores, one row per T), and
+keeps the settings the view sends back, so `state` is always the reference for what is on screen.
+
+Wherever no kernel runs (an exported notebook, GitHub's preview, a notebook opened again), the stored output shows
+`stand_in_html` instead: the still picture with its readout table, turned into the live explorer with the rows of a
+few seeds embedded where the page runs scripts. The PNG of the still picture is kept for readers that take images
+only, and the text/plain is the same sentence on every run, so nbval can compare it.
 """
 import base64
 
-import ipywidgets as widgets
+import anywidget
+import traitlets
 
-from attention_lesson.explorer.captions import readout_html
 from attention_lesson.explorer.figure import ExplorerFigure
-from attention_lesson.explorer.model import DEFAULT_SETTINGS, POSITIONS, WIDTHS, explorer_state
-from attention_lesson.vocabulary import DIVISOR_EXPONENTS, divisor_name
+from attention_lesson.explorer.model import (DEFAULT_SETTINGS, POSITIONS, WIDTHS, as_exponent, as_positions, as_seed,
+                                             explorer_state)
+from attention_lesson.explorer.view import LARGEST_SEED, VIEW_CSS, VIEW_JS, seed_rows, stand_in_html, view_look
 
-# What the stored output of the explorer says as plain text (nbval compares it; a page shows the PNG).
-STAND_IN_TEXT = "Divisor explorer (a picture of its starting state; run the notebook to move the sliders)"
+# What the stored output of the explorer says as plain text.
+STAND_IN_TEXT = "Divisor explorer (its starting state as a still picture; a page that runs scripts shows it live)"
 
 
-class DivisorExplorer(widgets.VBox):
-    """The explorer: sliders for d_k, the divisor d_k**p and T, a button for a new row, and the live picture.
+def _checked(check, proposal, name):
+    """`check(value, name)`, with a refusal turned into the TraitError traitlets expects from a validator."""
+    try:
+        return check(proposal["value"], name)
+    except (TypeError, ValueError) as exc:
+        raise traitlets.TraitError(str(exc)) from exc
 
-    Each change of a control recomputes the state from `settings()` and redraws the one figure in place;
-    `state` is the state on screen. Served alone, without code, by `make explore` (Voilà).
+
+class DivisorExplorer(anywidget.AnyWidget):
+    """The explorer: sliders for d_k, the divisor d_k**p and T, a seed and a button for a new row, and the picture.
+
+    The four settings are traits shared with the view; `rows` holds the unit-scale scores of the current seed for
+    every T. Setting a trait from Python moves the view too. Served alone, without code, by `make explore` (Voilà).
     """
 
-    def __init__(self, d_k=DEFAULT_SETTINGS["d_k"], p=DEFAULT_SETTINGS["p"], T=DEFAULT_SETTINGS["T"],
-                 seed=DEFAULT_SETTINGS["seed"], *, dpi=80):
-        self.state = explorer_state(d_k=d_k, p=p, T=T, seed=seed)
-        # the page shows the settings and readouts as text beside the picture, so the live picture leaves out
-        # the captions (drawing text is most of a redraw); the still stand-in keeps them
-        self.picture = ExplorerFigure(self.state, dpi=dpi, captions=False)
-        self.d_k = widgets.SelectionSlider(options=list(WIDTHS), value=self.state.d_k, description="d_k",
-                                           continuous_update=True)
-        self.divisor = widgets.ToggleButtons(options=list(DIVISOR_EXPONENTS.items()), value=None,
-                                             description="divide by", style={"button_width": "4.5em"})
-        self.p = widgets.FloatSlider(value=self.state.p, min=0.0, max=1.0, step=0.05, readout_format=".2f",
-                                     description="p in d_k^p", continuous_update=True,
-                                     style={"description_width": "initial"})
-        self.T = widgets.IntSlider(value=self.state.T, min=POSITIONS[0], max=POSITIONS[1], description="T",
-                                   continuous_update=True)
-        self.seed = widgets.BoundedIntText(value=self.state.seed, min=0, max=2 ** 31 - 1, description="seed",
-                                           layout=widgets.Layout(width="12em"))
-        self.new_row = widgets.Button(description="new row of scores", icon="refresh",
-                                      layout=widgets.Layout(width="auto"),
-                                      tooltip="draw a new row of scores (the seed goes up by one)")
-        width, height = self.picture.figure.canvas.get_width_height(physical=True)  # the picture's size in pixels
-        # a fixed aspect ratio lets the page keep its layout while a new picture is decoded
-        self.image = widgets.Image(value=self.picture.png(), format="png", width=str(width), height=str(height),
-                                   layout=widgets.Layout(width="100%", max_width=f"{width}px", height="auto"))
-        self.readout = widgets.HTML(readout_html(self.state))
-        for name in ("d_k", "divisor", "p", "T", "seed", "new_row", "image", "readout"):
-            getattr(self, name).add_class(f"explorer-{name.replace('_', '-')}")
-        self._sync_divisor()
+    _esm = VIEW_JS
+    _css = VIEW_CSS
+    d_k = traitlets.Int(DEFAULT_SETTINGS["d_k"]).tag(sync=True)
+    p = traitlets.Float(DEFAULT_SETTINGS["p"]).tag(sync=True)
+    T = traitlets.Int(DEFAULT_SETTINGS["T"]).tag(sync=True)
+    seed = traitlets.Int(DEFAULT_SETTINGS["seed"]).tag(sync=True)
+    rows = traitlets.Dict().tag(sync=True)
+    look = traitlets.Dict().tag(sync=True)
+    reseed = traitlets.Unicode("kernel").tag(sync=True)  # a new row comes from the kernel ("embedded": from a page)
 
-        self.divisor.observe(self._on_divisor, names="value")
-        for control in (self.d_k, self.p, self.T, self.seed):
-            control.observe(self._on_change, names="value")
-        self.new_row.on_click(self._on_new_row)
-        controls = widgets.HBox([widgets.VBox([self.d_k, self.divisor, self.p]),
-                                 widgets.VBox([self.T, widgets.HBox([self.seed, self.new_row]), self.readout])])
-        super().__init__([controls, self.image])
-        self.add_class("divisor-explorer")
+    def __init__(self, d_k=DEFAULT_SETTINGS["d_k"], p=DEFAULT_SETTINGS["p"], T=DEFAULT_SETTINGS["T"],
+                 seed=DEFAULT_SETTINGS["seed"]):
+        super().__init__(d_k=d_k, p=p, T=T, seed=seed, rows=seed_rows([seed]), look=view_look())
+        self.add_class("divisor-explorer-widget")
+
+    @traitlets.validate("d_k")
+    def _valid_d_k(self, proposal):
+        if proposal["value"] not in WIDTHS:
+            raise traitlets.TraitError(f"d_k must be one of the widths the slider offers, {list(WIDTHS)}; "
+                                       f"got {proposal['value']!r}")
+        return proposal["value"]
+
+    @traitlets.validate("p")
+    def _valid_p(self, proposal):
+        return _checked(as_exponent, proposal, "p")
+
+    @traitlets.validate("T")
+    def _valid_T(self, proposal):
+        T = _checked(as_positions, proposal, "T")
+        if T > POSITIONS[1]:
+            raise traitlets.TraitError(f"T must be at most {POSITIONS[1]}, the most positions the slider offers; "
+                                       f"got {T}")
+        return T
+
+    @traitlets.validate("seed")
+    def _valid_seed(self, proposal):
+        seed = _checked(as_seed, proposal, "seed")
+        if seed > LARGEST_SEED:
+            raise traitlets.TraitError(f"seed must be at most {LARGEST_SEED}; got {seed}")
+        return seed
+
+    @traitlets.observe("seed")
+    def _send_rows(self, change):
+        """A new seed: send its rows, the only thing the view cannot work out for itself."""
+        self.rows = seed_rows([change["new"]])
 
     def settings(self):
-        """The four settings on the controls, as keyword arguments of explorer_state."""
-        return {"d_k": self.d_k.value, "p": self.p.value, "T": self.T.value, "seed": self.seed.value}
+        """The four settings on screen, as keyword arguments of explorer_state."""
+        return {"d_k": self.d_k, "p": self.p, "T": self.T, "seed": self.seed}
 
-    def _sync_divisor(self):
-        """Light up the named divisor that equals d_k**p, or none of them for another p."""
-        self.divisor.value = DIVISOR_EXPONENTS.get(divisor_name(self.p.value))
-
-    def _on_divisor(self, change):
-        if change["new"] is not None and divisor_name(self.p.value) != divisor_name(change["new"]):
-            self.p.value = change["new"]  # redraws through _on_change
-
-    def _on_change(self, change):
-        if change["owner"] is self.p:
-            self._sync_divisor()
-        self.update()
-
-    def _on_new_row(self, _button):
-        self.seed.value = self.seed.value + 1  # redraws through _on_change
-
-    def update(self):
-        """Recompute the state from the controls and show it: the picture, then the readouts."""
-        self.state = explorer_state(**self.settings())
-        self.image.value = self.picture.draw(self.state).png()
-        self.readout.value = readout_html(self.state)
+    @property
+    def state(self):
+        """Every number on screen, from the Python model (attention_lesson.explorer.model)."""
+        return explorer_state(**self.settings())
 
     def _repr_mimebundle_(self, **kwargs):
-        """The widget where a kernel runs it, and a PNG of the state it was shown in everywhere else.
+        """The widget where a kernel runs it, and everywhere else the stand-in of the state it was shown in.
 
-        JupyterLab shows the widget view in a live session; nbconvert (without saved widget state),
-        GitHub's preview and a notebook opened without running it fall back to the image/png, and
-        the text/plain is the same sentence on every run, so nbval can compare it.
+        JupyterLab and Voilà show the widget view in a live session; without the widget's model (nbconvert,
+        GitHub's preview, a notebook opened without running it) a page takes the text/html, the still picture
+        and its readout table, which becomes the live explorer where scripts run; image/png is for readers of
+        images only (a PDF, say).
         """
         bundle = super()._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, tuple):
-            bundle = bundle[0]
-        bundle = dict(bundle)
-        stand_in = ExplorerFigure(self.state, dpi=self.picture.dpi, captions=True).png()
-        bundle["image/png"] = base64.b64encode(stand_in).decode("ascii")
-        bundle["text/plain"] = STAND_IN_TEXT
-        return bundle
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data)
+        data["text/html"] = stand_in_html(self.settings())
+        data["image/png"] = base64.b64encode(ExplorerFigure(self.state).png()).decode("ascii")
+        data["text/plain"] = STAND_IN_TEXT
+        return data, metadata

@@ -2,8 +2,14 @@
 point leaves either the previous complete state or one the next run sees as unfinished.
 
   1. the gradebook: the submission's timestamp, every score, comment and late penalty of the graded notebooks, in
-     one database transaction (manual scores and comments of work that was replaced are cleared with it; a new
-     student's and a new submission's rows are made in it too, so no empty submission is ever left);
+     one database transaction (a new student's and a new submission's rows are made in it too, so no empty
+     submission is ever left). Grading by hand (manual scores, extra credit, manual comments) is kept, unless the
+     grading record shows that the work itself changed (classroom.grading.record.content_changed): then it is
+     cleared, and what was cleared is written into the notebook's result and returned for the run's summary. The
+     late penalty is computed here, as nbgrader's AssignLatePenalties computes it, on the whole score the gradebook
+     then holds (classroom.deadlines.penalty), with the student's extension (classroom.decisions) mirrored into
+     nbgrader's SubmittedAssignment.extension. If the assignment changed since the run planned this grading
+     (`make release` during the run), nothing is written: AssignmentChanged;
   2. the record (classroom.grading.record) written into the staged folder, beside the results staging wrote
      (classroom.grading.result), with a digest of the scores of step 1;
   3. the staged folder swapped in for the student's autograded folder (rename the old one aside, rename the new one
@@ -12,10 +18,12 @@ A kill between 1 and 3 leaves the old folder, whose record no longer matches the
 Also here: the template gradebook a staging starts from, and removing what killed runs left behind.
 """
 import contextlib
+import dataclasses
 import glob
 import os
 import shutil
 
+from ..deadlines import penalty
 from . import record, result
 
 ASIDE = ".replaced-"    # an autograded folder set aside during a swap
@@ -78,6 +86,10 @@ def _copy_assignment(main, template, assignment):
                                      source=cell.source, checksum=cell.checksum)
 
 
+class AssignmentChanged(RuntimeError):
+    """The gradebook's assignment is not the version this grading was staged with; nothing was written."""
+
+
 def _staged_values(job, staged):
     """Everything the staged gradebook holds for the graded notebooks, as plain values."""
     from nbgrader.api import Gradebook
@@ -88,7 +100,6 @@ def _staged_values(job, staged):
         for name in job.notebooks:
             nb = gb.find_submission_notebook(name, job.assignment, job.student)
             values["notebooks"][name] = {
-                "penalty": nb.late_submission_penalty,
                 "grades": {g.name: (g.auto_score, g.needs_manual_grade) for g in nb.grades},
                 "comments": {c.name: c.auto_comment for c in nb.comments}}
     return values
@@ -119,12 +130,30 @@ def one_transaction(gb):
         connection.close()
 
 
+def _by_hand(grade, comment):
+    """What was given by hand on one grade cell (and its comment), in words: [] if nothing."""
+    said = []
+    if grade is not None and grade.manual_score is not None:
+        said.append(f"manual score {grade.manual_score:g}")
+    if grade is not None and grade.extra_credit:
+        said.append(f"extra credit {grade.extra_credit:g}")
+    if comment is not None and comment.manual_comment:
+        said.append("a comment")
+    return said
+
+
 def _write_gradebook(job, values, db_url):
-    """Step 1, one transaction; returns {notebook: grades digest} as the gradebook now holds them."""
+    """Step 1, one transaction; returns ({notebook: grades digest} as the gradebook now holds them, {notebook:
+    [what was cleared, in words]})."""
     from nbgrader.api import Gradebook, MissingEntry
 
+    cleared = {}
     with Gradebook(db_url, job.course_id) as gb:
         with one_transaction(gb):
+            if job.assignment_version is not None and \
+                    record.digest(sorted(record.versions(gb, job.assignment).items())) != job.assignment_version:
+                raise AssignmentChanged(f"the assignment {job.assignment} changed in the gradebook while this run "
+                                        "graded (`make release`, or the formgrader's Generate)")
             try:
                 gb.find_student(job.student)
             except MissingEntry:
@@ -134,19 +163,30 @@ def _write_gradebook(job, values, db_url):
             except MissingEntry:
                 submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
             submission.timestamp = values["timestamp"]
+            submission.extension = penalty.extension(submission.assignment.duedate, job.due)
             for name in job.notebooks:
                 staged, fresh = values["notebooks"][name], job.fresh.get(name, True)
                 nb = gb.find_submission_notebook(name, job.assignment, job.student)
-                nb.late_submission_penalty = staged["penalty"]
+                comments = {comment.name: comment for comment in nb.comments}
                 for grade in nb.grades:
                     grade.auto_score, grade.needs_manual_grade = staged["grades"].get(grade.name, (0.0, True))
                     if fresh:
+                        said = _by_hand(grade, comments.pop(grade.name, None))
+                        if said:
+                            cleared.setdefault(name, []).append(f"{grade.name}: {', '.join(said)}")
                         grade.manual_score = grade.extra_credit = None
                 for comment in nb.comments:
                     comment.auto_comment = staged["comments"].get(comment.name)
                     if fresh:
+                        if comment.name in comments and _by_hand(None, comment):
+                            cleared.setdefault(name, []).append(f"{comment.name}: a comment")
                         comment.manual_comment = None
-        return {name: record.grades_digest(gb, job.assignment, job.student, name) for name in job.notebooks}
+                gb.db.flush()
+                gb.db.refresh(nb)  # its score, as the gradebook now computes it
+                nb.late_submission_penalty = penalty.late_penalty(job.config, job.student, nb,
+                                                                  submission.total_seconds_late)
+        digests = {name: record.grades_digest(gb, job.assignment, job.student, name) for name in job.notebooks}
+    return digests, cleared
 
 
 def _swap(staged_folder, graded_folder):
@@ -175,12 +215,16 @@ def _remove(path):
 
 
 def commit(job, staged, db_url):
-    """Make the staged grading the course's: gradebook, record, autograded folder (in that order)."""
+    """Make the staged grading the course's: gradebook, record, autograded folder (in that order). The results in
+    `staged.results` say, after it, what grading by hand was cleared (Result.cleared)."""
     values = _staged_values(job, staged)
-    digests = _write_gradebook(job, values, db_url)
+    digests, cleared = _write_gradebook(job, values, db_url)
     entries = {name: entry for name, entry in (job.previous or {}).items() if name not in job.notebooks}
     for name in job.notebooks:
         entries[name] = dict(staged.entries[name], grades=digests[name])
+    for name, what in cleared.items():
+        staged.results[name] = dataclasses.replace(staged.results[name], cleared=tuple(what))
+        result.write(staged.folder, staged.results[name])
     for name in set(job.handed) - set(job.notebooks):  # not graded now: its autograded copy and result stay
         for kept in (f"{name}.ipynb", result.file_name(name)):
             if os.path.isfile(os.path.join(job.graded, kept)):

@@ -3,7 +3,12 @@
 The lock is an advisory `flock` taken by the driver for its whole run; the kernel releases it when the process ends,
 however it ends, so a killed run never leaves a stale lock behind. The file holds the holder's user, host, process
 id, start time and command, which the refused run prints.
+
+Whatever reads or changes what a grading run writes takes it too, so that it never sees half a run: `make feedback`
+runs nbgrader generate_feedback under it (`python -m classroom.grading.lock COMMAND ...`, which waits for a grading
+run to finish first), and the course's decisions are changed under it (classroom.decisions).
 """
+import argparse
 import contextlib
 import datetime
 import fcntl
@@ -11,6 +16,7 @@ import getpass
 import json
 import os
 import socket
+import subprocess
 import sys
 
 
@@ -40,7 +46,7 @@ def hold(folder, wait=False, tell=print):
     when `wait` (saying so through `tell`), else raise Busy."""
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "lock")
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask decides: instructors sharing a course (002) share it
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -56,3 +62,25 @@ def hold(folder, wait=False, tell=print):
         yield
     finally:
         os.close(fd)
+
+
+def main(argv=None):
+    """`python -m classroom.grading.lock COMMAND [ARGS...]`, from the course directory: run COMMAND while holding the
+    course's lock (waiting for a grading run that holds it, and saying so); its exit status."""
+    from .. import course
+
+    parser = argparse.ArgumentParser(prog="python -m classroom.grading.lock",
+                                     description="Run a command while holding the course's grading lock, after "
+                                                 "waiting for a grading run that holds it (make feedback does).")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments")
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.error("name the command to run, e.g. nbgrader generate_feedback score_gradient")
+    folder = os.path.join(course.course_directory().root, ".grading")
+    with hold(folder, wait=True, tell=lambda message: print(f"[classroom.grading.lock] {message}", file=sys.stderr,
+                                                              flush=True)):
+        return subprocess.call(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -52,11 +52,16 @@ def stage_anywhere(job, template, work):
     return staging.stage(job, template, work, logging.getLogger("classroom.autograde"))  # warnings only
 
 
+def signal_on_parent_death(signum, parent):
+    """Have the kernel send `signum` to this process when its parent process ends (PR_SET_PDEATHSIG); False if the
+    parent, `parent` (a process id read earlier), has already ended."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum)
+    return os.getppid() == parent
+
+
 def _die_with_driver(driver):
     """Initializer of each local grader process."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != driver:  # the driver ended before the line above
+    if not signal_on_parent_death(signal.SIGKILL, driver):  # the driver ended before the line above
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in (signal.SIGTERM, signal.SIGHUP):

@@ -3,8 +3,10 @@
 As Otter-Grader's GradingResults does for a submission, a Result says what the grading of one notebook decided, as
 data: per check its grade id, points, score and failure kind (classroom.trusted.failures) with the sentence the
 student reads; the grade cells RepairGradeCells put back, restored or stripped; the notes the grader added for the
-student; the file the notebook was handed in as; and whether it was graded, left out (not handed in, or not a
-readable notebook) or failed in the grader (the `why` says it). The class report (classroom.report), the feedback
+student; the file the notebook was handed in as; and whether it was graded, left out (not handed in, not a readable
+notebook, or misnamed: files that may be it, its `suspects`, were handed in under names the grader cannot take) or
+failed in the grader (the `why` says it); and the grading by hand that a re-submission of changed work cleared
+(`cleared`, written when the grading is committed, classroom.grading.commit). The class report (classroom.report), the feedback
 page's summary (classroom.preprocessors.sanitize_feedback) and the LMS grades (classroom.lms.grades) read it, and none
 of them reads a decision back out of a notebook's outputs.
 
@@ -25,13 +27,15 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 
-from .. import cells as cell_meta
+from .. import atomic, cells as cell_meta
 from ..intake import read_regular
 from ..trusted import failures
 
 FORMAT = 1
 GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED = "graded", "not_handed_in", "unreadable", "grader_failed"
-STATUSES = (GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED)
+MISNAMED = "misnamed"
+STATUSES = (GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED, MISNAMED)
+BY_HAND = (UNREADABLE, GRADER_FAILED, MISNAMED)  # scored 0 for now, flagged for grading by hand
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class Result:
     repairs: Repairs = field(default_factory=Repairs)
     checks: tuple = ()     # (CheckOutcome, ...) in notebook order
     cells: tuple = ()      # (CellFailure, ...)
+    suspects: tuple = ()   # MISNAMED: the files that may be this notebook (as handed in)
+    cleared: tuple = ()    # grading by hand cleared because the work changed: ("by_hand_row: manual score 2", ...)
 
     @property
     def handed_in(self):
@@ -99,7 +105,9 @@ class Result:
                    repairs=Repairs(tuple(data["repairs"]["missing"]), tuple(data["repairs"]["changed"]),
                                    int(data["repairs"]["stripped"])),
                    checks=tuple(CheckOutcome(**check) for check in data["checks"]),
-                   cells=tuple(CellFailure(**failure) for failure in data["cells"]))
+                   cells=tuple(CellFailure(**failure) for failure in data["cells"]),
+                   suspects=tuple(str(name) for name in data.get("suspects", ())),
+                   cleared=tuple(str(what) for what in data.get("cleared", ())))
 
 
 def file_name(notebook):
@@ -109,10 +117,8 @@ def file_name(notebook):
 
 def write(folder, result):
     """Write `result` into the autograded `folder` (whole, then renamed into place)."""
-    path = os.path.join(folder, file_name(result.notebook))
-    with open(path + ".part", "w", encoding="utf-8") as file:
+    with atomic.replacing(os.path.join(folder, file_name(result.notebook)), encoding="utf-8") as file:
         json.dump(result.to_dict(), file, indent=1, sort_keys=True)
-    os.replace(path + ".part", path)
 
 
 def read(folder, notebook):

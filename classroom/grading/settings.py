@@ -69,8 +69,10 @@ def _plugin_classes(config, known, found):
             return known
         for section, option, value in todo:
             tried.add((section, option))
+            trait = next(cls.class_traits()[option] for cls in known[section]
+                         if isinstance(cls.class_traits().get(option), Type))
             try:
-                import_item(value)
+                trait._resolve_string(value)  # the trait's own reading: an import path, or a short name it knows
             except Exception as exc:  # ImportError, AttributeError, or an error inside the module
                 found.append(f"`c.{section}.{option}` names `{value}`, which cannot be imported ({exc})")
         known = _configurables()

@@ -3,7 +3,8 @@
 `stage(job)` makes a safe copy of the submitted folder (classroom.intake: regular files only), puts a renamed
 notebook under the name the assignment expects (classroom.grading.notebook_files), sets aside a file that is not a readable
 notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a staging
-autograded folder and a staging gradebook (a copy of a template holding only the assignment). What nbgrader does
+autograded folder and a staging gradebook (a copy of a template holding only the assignment, with this student's due
+date when they have an extension: classroom.decisions). What nbgrader does
 not grade gets an explanation notebook, so the feedback always says what happened. Each notebook graded gets its
 result (classroom.grading.result) beside it, written here once: per check its points, score, failure kind and
 message, the repairs of its grade cells, the grader's notes for the student, the file it was handed in as, and
@@ -57,6 +58,9 @@ class Job:
     fresh: dict               # {notebook: True if the graded work differs from what was graded before}
     previous: dict            # the folder's current record (kept for the notebooks not graded now)
     config: object = None     # the course's traitlets Config (nbgrader_config.py and the command line)
+    contents: dict = field(default_factory=dict)  # {notebook: content digest} (classroom.grading.record)
+    due: object = None        # when this student's work is due (naive UTC), if not the class's (an extension)
+    assignment_version: str = None  # the whole assignment's version when the run planned it (checked at commit)
 
 
 @dataclass
@@ -126,6 +130,7 @@ def _autograde(job, area, gradebook, log, recorded):
                                   assignment_id=job.assignment, notebook_id="*")
     config.Autograde.update(force=True, create_student=True)
     converter = Recording(coursedir=CourseDirectory(config=config), config=config, log=log)
+    log.addFilter(_said_elsewhere)
     try:
         converter.start()
     except NbGraderException:
@@ -134,7 +139,14 @@ def _autograde(job, area, gradebook, log, recorded):
                 type(exc).__module__.startswith("sqlalchemy"):
             raise grader_failure(exc or RuntimeError("see the log above"), "grading") from exc
         return {name: f"{type(exc).__name__}: {str(exc)[:200]}" for name in job.notebooks}
+    finally:
+        log.removeFilter(_said_elsewhere)
     return {}
+
+
+def _said_elsewhere(record):
+    """Leave out nbgrader's "No submitted file: <staging path>": the driver says what was not handed in, and why."""
+    return not str(record.msg).startswith("No submitted file:")
 
 
 def _timestamp(staged_submission):
@@ -159,12 +171,13 @@ def _set_aside(job, staged_submission, dropped, mended):
     _lone_surrogates)."""
     left_out = {}
     for name in job.notebooks:
-        filename, note = job.handed[name]
+        filename, note, _ = job.handed[name]
         target = os.path.join(staged_submission, f"{name}.ipynb")
         source = os.path.join(staged_submission, filename) if filename else None
         if source is None or not os.path.isfile(source):
-            left_out[name] = (f"`{notebook_files.shown(filename)}` could not be graded: {dropped[filename]}"
-                              if filename in dropped
+            missing = filename or f"{name}.ipynb"  # also when collect left the notebook out (its record says why)
+            left_out[name] = (f"`{notebook_files.shown(missing)}` could not be graded: {dropped[missing]}"
+                              if missing in dropped
                               else note or f"`{name}.ipynb` was not handed in")
             continue
         if source != target:
@@ -232,7 +245,7 @@ def _explain(folder, gb, job, name, kind_message):
 def _result(job, staged, gb, name, repairs):
     """The Result of one notebook graded now (classroom.grading.result), from the staged autograded notebook and
     the scores the staged gradebook holds for it."""
-    filename, note = job.handed[name]
+    filename, note, suspects = job.handed[name]
     notes = [note] if note and name not in staged.left_out else []
     notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
     if staged.dropped and name == job.notebooks[0]:
@@ -241,7 +254,8 @@ def _result(job, staged, gb, name, repairs):
     if name in staged.incomplete:
         status, why = result.GRADER_FAILED, staged.incomplete[name]
     elif name in staged.left_out:
-        status, why = result.UNREADABLE if filename else result.NOT_HANDED_IN, staged.left_out[name]
+        status = result.UNREADABLE if filename else result.MISNAMED if suspects else result.NOT_HANDED_IN
+        why = staged.left_out[name]
     else:
         status, why = result.GRADED, None
     scores = {grade.name: (float(grade.max_score), float(grade.score))
@@ -253,19 +267,32 @@ def _result(job, staged, gb, name, repairs):
                        for check in checks)
     return result.Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
                          result.Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
-                                        repairs.get("stripped", 0)), checks, cells_failed)
+                                        repairs.get("stripped", 0)), checks, cells_failed,
+                         suspects=tuple(notebook_files.shown(f) for f in suspects) if status == result.MISNAMED else ())
 
 
 def _fill_gradebook(job, gb, left_out, failed, timestamp):
-    """Scores for what nbgrader did not grade: 0, flagged for a look by hand unless simply not handed in."""
+    """Scores for what nbgrader did not grade: 0, flagged for a look by hand unless simply not handed in (a file
+    that is not a notebook, or files that may be it under other names, are flagged)."""
     gb.update_or_create_student(job.student)
     gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
     for name in job.notebooks:
         if name in left_out or name in failed:
-            by_hand = name in failed or job.handed[name][0] is not None
+            filename, _, suspects = job.handed[name]
+            by_hand = name in failed or filename is not None or bool(suspects)
             for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades:
                 grade.auto_score, grade.needs_manual_grade = 0.0, by_hand
     gb.db.commit()
+
+
+def _extend(job, gradebook):
+    """This student's due date (an extension) in their private staging gradebook, so that nbgrader's own lateness
+    and late penalty follow it."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{gradebook}", job.course_id) as gb:
+        gb.find_assignment(job.assignment).duedate = job.due
+        gb.db.commit()
 
 
 def stage(job, template, work, log):
@@ -282,7 +309,8 @@ def stage(job, template, work, log):
         staged = Staged(area, folder, gradebook)
         limits = CourseDirectory(config=job.config)  # nbgrader's own size limits of a submission, in KB
         try:
-            staged.dropped = intake.copy_submission(job.submitted, submission,
+            collected = [tuple(entry) for entry in intake.read_record(job.submitted).get("dropped", [])]
+            staged.dropped = collected + intake.copy_submission(job.submitted, submission,
                                                     max_file_bytes=limits.max_file_size * 1024,
                                                     max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:
@@ -290,6 +318,8 @@ def stage(job, template, work, log):
         left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped), staged.mended)
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
+        if job.due is not None:
+            _extend(job, gradebook)
         recorded = {}
         if set(job.notebooks) - set(left_out):
             staged.incomplete = _autograde(job, area, gradebook, log, recorded)
@@ -307,7 +337,8 @@ def stage(job, template, work, log):
                 result.write(folder, staged.results[name])
                 submission_digest, version = job.expected[name]
                 staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in
-                                                    staged.incomplete, why=staged.incomplete.get(name))
+                                                    staged.incomplete, why=staged.incomplete.get(name),
+                                                    content=job.contents.get(name))
         return staged
     except GraderFailure:
         shutil.rmtree(area, ignore_errors=True)

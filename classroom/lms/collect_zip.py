@@ -17,6 +17,7 @@ import sys
 
 from nbgrader.apps.zipcollectapp import ZipCollectApp
 
+from .. import atomic
 from .collector import LmsCollector, collect_path
 from .extractor import SafeExtractor
 
@@ -58,7 +59,7 @@ def save_manifest(path, placed):
         entries.setdefault(item.student_id, {})[item.notebook] = {
             "member": item.member, "lms": item.info.lms, "lms_id": item.info.lms_id,
             "attachment": item.info.attachment, "late": item.info.late, "timestamp": str(item.timestamp)}
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic.replacing(path, encoding="utf-8") as handle:
         json.dump(entries, handle, indent=1, sort_keys=True)
 
 

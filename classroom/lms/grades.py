@@ -27,7 +27,7 @@ from ..grading import result
 from ..plugins.csv_export import grades_row
 from .roster import CANVAS_IDENTITY, LmsRoster
 
-PLACEHOLDER = (result.GRADER_FAILED, result.UNREADABLE)  # a result whose 0 waits for a grade by hand
+PLACEHOLDER = result.BY_HAND  # a result whose 0 waits for a grade by hand
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)")
 OUT = "lms/{assignment}-{lms}-grades.csv"
 

@@ -11,7 +11,7 @@ import os
 import sys
 import zipfile
 
-from .. import course
+from .. import atomic, course
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
 OUT = os.path.join("lms", "{assignment}-release.zip")
@@ -38,7 +38,7 @@ def release_files(coursedir, assignment):
 def write_zip(files, dest):
     """Write `files` ([(path, name)]) into the zip `dest`, deterministically; `dest`."""
     os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
-    with zipfile.ZipFile(dest, "w") as zf:
+    with atomic.replacing(dest, "wb") as handle, zipfile.ZipFile(handle, "w") as zf:
         for path, name in files:
             info = zipfile.ZipInfo(name, EPOCH)
             info.external_attr = 0o100644 << 16

@@ -7,14 +7,17 @@ feedback template (classroom/feedback/templates/feedback) prints in the summary 
 docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id. From the notebook's
 result (classroom.grading.result, beside it in autograded/) it adds each graded cell's verdict in a few words
 (`classroom.verdict`: "passed", or what the failure's kind says) and puts the grader's notes for the student
-(a renamed notebook taken, files left out) in resources["classroom"]["notes"], which the summary lists first.
+(a renamed notebook taken, files left out) in resources["classroom"]["notes"], which the summary lists first; and
+the stamp of the grade the page shows (resources["classroom"]["stamp"], classroom.grading.record.stamp), which the
+template writes into the page's head so that release_feedback can tell a page of the current grade from a stale one.
 """
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List
 
 from .. import cells
 from ..feedback.page import points
-from ..grading import result
+from ..grading import record, result
 from ..trusted import failures
 from ..trusted.verdict import MAX_MESSAGE, MAX_PRINTED
 from .inert_content import InertContent
@@ -47,9 +50,27 @@ def label(cell, number, answers=None):
     return "Task" if meta.get("task") else f"Graded part {number}"
 
 
+def _stamp(resources):
+    """The grade this page shows (classroom.grading.record.stamp), which the template writes into the page's head
+    for release_feedback to compare (classroom.plugins.release_feedback); None outside a course's gradebook."""
+    from nbgrader.api import Gradebook
+
+    found = resources.get("nbgrader") or {}
+    folder = (resources.get("metadata") or {}).get("path")
+    if not (found.get("db_url") and found.get("student") and found.get("notebook") and folder):
+        return None
+    with Gradebook(found["db_url"]) as gb:
+        return record.stamp(gb, found["assignment"], found["student"], found["notebook"], folder)
+
+
 class SanitizeFeedback(NbGraderPreprocessor):
     """Feedback shows each grade cell's visible part, its points and its verdict; never hidden code; nothing that
     runs in a browser; no grade id."""
+
+    # nbgrader's preprocessors redeclare NbConvertBase's display_data_priority without config=True, and the feedback
+    # exporter (an HTMLExporter) configures it: declared configurable here, as nbgrader's GetGrades does, so that
+    # traitlets does not warn "Config option `display_data_priority` not recognized" on every generate_feedback.
+    display_data_priority = List(NbGraderPreprocessor.display_data_priority.default_value).tag(config=True)
 
     _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
     _numbered = False  # whether answer cells are numbered (there are several)
@@ -60,7 +81,7 @@ class SanitizeFeedback(NbGraderPreprocessor):
         notebook = (resources.get("nbgrader") or {}).get("notebook")
         found = result.read((resources.get("metadata") or {}).get("path") or "", notebook) if notebook else None
         self._verdicts = {check.grade_id: verdict(check) for check in found.checks} if found else {}
-        resources["classroom"] = {"notes": list(found.notes) if found else []}
+        resources["classroom"] = {"notes": list(found.notes) if found else [], "stamp": _stamp(resources)}
         self._graded = self._answers = 0
         self._numbered = sum(cells.is_solution(cell) for cell in nb.cells) > 1
         return super().preprocess(nb, resources)

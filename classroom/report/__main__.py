@@ -42,6 +42,10 @@ def main(argv=None):
     except ReportError as exc:
         print(f"classroom.report: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a full disk, say: each file is the new one, whole, or the one that was there
+        print(f"classroom.report: the report could not be written ({exc}); each of its files is either new and "
+              "whole or as it was before. Free some space and run it again.", file=sys.stderr)
+        return 1
     root = Path.cwd().resolve()
     names = [str(p.resolve().relative_to(root)) if p.resolve().is_relative_to(root) else str(p) for p in written]
     print(f"Wrote {', '.join(names)}: {len(summary.students)} students, {len(summary.attention)} needed attention"

@@ -7,10 +7,13 @@ each notebook's result (classroom.grading.result, written when it was graded), t
     output cut, could not be run), in a check or in a cell the grader ran for display;
   * the result says RepairGradeCells put grade cells back, restored them (type, points, locked source changed), or
     stripped nbgrader metadata nobody issued (a repeated or unknown grade id);
-  * the result says a notebook was not handed in, or is not a readable notebook; or there is no result, or the
-    grading no longer holds (classroom.grading.record: handed in again, the assignment changed, a grading left
+  * the result says a notebook was not handed in, is not a readable notebook, or is misnamed (files that may be it
+    were handed in under other names: the reason names them); or there is no result, or the grading no longer holds (classroom.grading.record: handed in again, the assignment changed, a grading left
     unfinished, graded before results were recorded): `make autograde` grades it again;
-  * the work was handed in after the due date (with the late penalty nbgrader applied).
+  * the work was handed in after the due date (with the late penalty nbgrader applied);
+  * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
+    time the server saw it arrive (classroom.intake.RECORD, which collect writes beside the collected copy).
+  * a re-submission of changed work cleared grading by hand (the result names what was cleared).
 
 A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
 """
@@ -54,6 +57,12 @@ def _graded(found, name, graded):
         return
     if graded.status == results.UNREADABLE:
         found.add("unreadable submission", f"{name} is not a readable notebook file")
+    if graded.status == results.MISNAMED:
+        found.add("misnamed", f"{name} was handed in under another name: the submission holds "
+                  + ", ".join(graded.suspects) + ", which may be it; grade it by hand")
+    if graded.cleared:
+        found.add("grading by hand cleared", f"{name} was handed in again with changed work, so what was graded by "
+                  "hand was cleared: " + "; ".join(graded.cleared))
     failed = [(check.grade_id, check.kind, check.message) for check in graded.checks]
     for where, kind, text in failed + [(cell.cell, cell.kind, cell.message) for cell in graded.cells]:
         words = failures.ATTENTION.get(kind)
@@ -69,13 +78,20 @@ def _graded(found, name, graded):
                   "nobody issued (a repeated or unknown grade id); the grader made them plain cells")
 
 
-def reasons(handed, flagged, late=0.0, penalty=0.0):
+def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading.
+    grading; collected: collect's record of the hand-in (classroom.intake.read_record), {} or None for none.
     """
     found = _Reasons()
+    collected = collected or {}
+    for entry in collected.get("dropped") or ():
+        if isinstance(entry, list) and len(entry) == 2:
+            found.add("left out at collect", message(entry[1]), message(entry[0]))
+    if collected.get("time_disagrees") is True:
+        found.add("hand-in time", f"its timestamp.txt said {message(collected.get('timestamp_txt'))[:60]!r}; the "
+                  f"server saw the hand-in last change at {message(collected.get('arrived'))}, the time used")
     if late > 0:
         found.add("late", f"handed in {_duration(late)} after the due date; late penalty {penalty:g} points")
     if flagged:

@@ -9,6 +9,8 @@ from matplotlib.ticker import MaxNLocator
 
 from attention_lesson.style import OKABE_ITO, figure
 
+from .. import atomic
+
 from .model import number, percent
 
 
@@ -73,6 +75,9 @@ def draw_png(summary, path):
     _histogram(hist, summary)
     _failing(bars, summary)
     path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        with atomic.replacing(path, "wb") as handle:
+            fig.savefig(handle, format="png", dpi=110)
+    finally:
+        plt.close(fig)
     return path

@@ -101,6 +101,7 @@ class Summary:
     checks: tuple     # (Check, ...) in notebook order
     students: tuple   # (Student, ...) by id
     ungraded: tuple = ()  # ((student, why), ...): collected, never graded (not in the gradebook)
+    dropped: tuple = ()   # (student, ...): collected, but dropped from the course (`make drop`): never graded
 
     @property
     def histogram(self):

@@ -5,11 +5,12 @@ not); the grading record (classroom.grading.record) for whether that grading sti
 Every path comes from nbgrader's CourseDirectory, configured by the course's nbgrader_config.py: the gradebook's
 db URL, and submitted/ and autograded/ through `format_path`, so a course that renames them is read right. An
 autograded folder without results (graded by an earlier version of the grader, or by plain nbgrader) still gives a
-report: its scores, and "not graded ... run `make autograde`", which grades it again and writes them.
+report: its scores, and "not graded ... run `make autograde`", which grades it again and writes them. Students dropped
+from the course (classroom.decisions) are left out, and only named.
 """
 from pathlib import Path
 
-from .. import cells, course
+from .. import cells, course, decisions, intake
 from ..grading import record, result
 from . import attention
 from .model import Check, Handed, Student, Summary
@@ -111,9 +112,11 @@ def collect(root, assignment):
                     for found in graded for check in found.checks if check.kind is not None}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, late, penalty),
+                                attention.reasons(handed, flagged, late, penalty, intake.read_record(
+                                    coursedir.format_path(coursedir.submitted_directory, student_id, assignment))),
                                 tuple(note for found in graded for note in found.notes)))
-    known = {student.id for student in students}
+    known, dropped = {student.id for student in students}, decisions.dropped(decisions.read(coursedir.root))
     ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))
-                     for who, state in sorted(states.items()) if who not in known)
-    return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students), ungraded)
+                     for who, state in sorted(states.items()) if who not in known | dropped)
+    return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students), ungraded,
+                   tuple(sorted(dropped & set(states))))

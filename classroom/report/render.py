@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from .. import atomic
 from .figure import alt_text
 from .model import number, percent
 
@@ -37,6 +38,4 @@ def page(summary, png_path, csv_name, written=None):
 
 
 def write_html(summary, path, png_path, csv_name):
-    path = Path(path)
-    path.write_text(page(summary, png_path, csv_name), encoding="utf-8")
-    return path
+    return Path(atomic.write_text(path, page(summary, png_path, csv_name)))

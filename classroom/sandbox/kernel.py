@@ -7,21 +7,30 @@ the sockets live in `ipc_dir`, a fresh directory that is bound into the sandbox 
 is made on /dev/shm where that is a tmpfs, so that what the kernel writes there is memory charged to the kernel's
 control group (classroom.sandbox.cgroups: one per kernel, made when the command is built and removed with the
 kernel), never unbounded disk.
+
+The student's code can write into `ipc_dir`, so the grader never connects to a path there: once the kernel has made
+its five sockets, each is moved (rename, which never follows a link) into a folder of the grader's own beside it,
+checked to be a socket the kernel's own account made, and only then connected to. A socket the student's code
+replaced by a symbolic link (to another process's socket, say) is refused, and the kernel is treated as one that
+would not start.
 """
+import asyncio
 import contextlib
 import os
 import shutil
+import stat
 import subprocess
-import tempfile
+import time
 
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Instance, Integer, Unicode, default
 
-from . import launch
+from . import launch, scratch
 from .launchers import BubblewrapLauncher, Launcher
 from ..units import MiB
 
 SHARED_MEMORY = "/dev/shm"
+SOCKETS_WAIT = 60.0  # seconds a starting kernel may take to make its sockets
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -37,9 +46,11 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.ipc_dir = ipc_dir
         self.transport = "ipc"
         self.connection_file = os.path.join(ipc_dir, "kernel.json")
-        self.ip = os.path.join(ipc_dir, "zmq")
+        self.ip = self._kernel_ip = os.path.join(ipc_dir, "zmq")
 
     _cgroup = None
+    _kernel_ip = None
+    _grader_dir = None
 
     @default("launcher")
     def _bubblewrap(self):
@@ -57,6 +68,31 @@ class SandboxedKernelManager(AsyncKernelManager):
         # ...), terminal escapes) never reaches the instructor's terminal, the grading log or the formgrader's window.
         kw.update(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await super()._async_launch_kernel(kernel_cmd, **kw)
+        if self._kernel_ip is not None:
+            await self._take_sockets()
+
+    async def _take_sockets(self):
+        """Move the kernel's sockets out of `ipc_dir` into a folder only the grader can write, and connect there."""
+        self._grader_dir = scratch.folder("grader-ipc", os.path.dirname(self.ipc_dir))
+        waiting = {port: f"{self._kernel_ip}-{port}" for port in
+                   (self.shell_port, self.iopub_port, self.stdin_port, self.control_port, self.hb_port)}
+        deadline = time.monotonic() + SOCKETS_WAIT
+        while waiting:
+            for port, path in list(waiting.items()):
+                if not os.path.lexists(path):
+                    continue
+                moved = os.path.join(self._grader_dir, f"zmq-{port}")
+                os.rename(path, moved)
+                st = os.lstat(moved)
+                if not stat.S_ISSOCK(st.st_mode) or st.st_uid != os.stat(self.ipc_dir).st_uid:
+                    raise RuntimeError(f"the student's kernel put something else where its socket {path} was (a "
+                                       "symbolic link?): the grader does not connect to it")
+                del waiting[port]
+            if waiting:
+                if time.monotonic() > deadline or not await self.is_alive():
+                    raise RuntimeError("the student's kernel did not make its sockets")
+                await asyncio.sleep(0.01)
+        self.ip = os.path.join(self._grader_dir, "zmq")
 
     def _close_cgroup(self):
         if self._cgroup is not None:
@@ -66,15 +102,22 @@ class SandboxedKernelManager(AsyncKernelManager):
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)
         self._close_cgroup()
+        if self._grader_dir is not None:
+            shutil.rmtree(self._grader_dir, ignore_errors=True)
+            self._grader_dir = None
+
+    # AsyncKernelManager binds `cleanup_resources` to jupyter_client's own function, which nbclient calls after a
+    # kernel died: this class's cleanup must run then too.
+    cleanup_resources = _async_cleanup_resources
 
 
 @contextlib.contextmanager
 def kernel_folders(assignment_path=None):
     """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
     notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
-    workdir = tempfile.mkdtemp(prefix="student-kernel-")
+    workdir = scratch.folder("student-kernel")
     shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
-    ipc_dir = tempfile.mkdtemp(prefix="student-ipc-", dir=SHARED_MEMORY if shm else None)
+    ipc_dir = scratch.folder("student-ipc", SHARED_MEMORY if shm else None)
     try:
         if assignment_path and os.path.isdir(assignment_path):
             for name in os.listdir(assignment_path):

@@ -21,13 +21,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
 import psutil
 
-from ..sandbox import launch
+from ..sandbox import launch, scratch
 from ..sandbox.launchers import BubblewrapLauncher
 from ..units import MiB
 from . import failures, protocol, server
@@ -52,7 +51,7 @@ class Inputs:
     """The two files that carry a call's arrays: `rw` (writeable by the child) and `ro` (only readable there)."""
 
     def __init__(self):
-        self.folder = tempfile.mkdtemp(prefix="grading-inputs-")
+        self.folder = scratch.folder("grading-inputs")
         os.chmod(self.folder, 0o755)
         self.rw, self.ro = os.path.join(self.folder, "rw"), os.path.join(self.folder, "ro")
         for path in (self.rw, self.ro):
@@ -100,7 +99,7 @@ class Child:
     """One running grading child (server.py, started by `launcher`: the sandbox unless one is given)."""
 
     def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES):
-        self.home = tempfile.mkdtemp(prefix="grading-child-")
+        self.home = scratch.folder("grading-child")
         self.inputs = Inputs()
         self.max_reply = max_reply
         self.proc = None
@@ -142,6 +141,10 @@ class Child:
             return protocol.recv_frame(lambda n: self._read_exact(n, deadline, watch, budget))
         except EOFError:
             raise self._died() from None
+        except (ValueError, RecursionError, MemoryError, AttributeError, TypeError):  # a reply no server.py sends
+            self.kill()
+            raise StudentError("the process running your code sent back a malformed reply", failures.WRONG_TYPE) \
+                from None
         finally:
             self.cpu_spent = self.tree.cpu() - start  # what this request cost, whatever its end
 

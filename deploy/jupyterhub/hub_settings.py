@@ -15,18 +15,35 @@ DEFAULTS = {
     "instructors": "sqrt-dk-instructors",  # Linux group of the instructors
     "students": "sqrt-dk-students",      # Linux group of the students
     "ip": "127.0.0.1",                   # where the proxy listens
-    "port": "8000",
+    "port": "8000",                      # (the hub's own port and the proxy's API port are free ones, each start)
     # The address people type. Each user's server gets an origin of its own below it (<user>.localhost:8000), which
     # is what lets the formgrader show inside JupyterLab safely (jupyterhub_config.py).
     "url": "",
+    "demo": "sqdk",  # make hub's demo accounts: <demo>-teacher, <demo>-ta (instructors), <demo>-ann, <demo>-ben
 }
 LESSONS = "share/sqrt-dk/lessons"  # in the shared environment: the lessons every student gets a copy of
+STUDENT_CONFIG = "etc/jupyter/student"  # in the shared environment: Jupyter settings for students only
 
 
 def settings(environ=os.environ):
     found = {name: environ.get(f"SQDK_{name.upper()}", default) for name, default in DEFAULTS.items()}
     found["url"] = found["url"] or f"http://localhost:{found['port']}"
     return found
+
+
+def demo_accounts(found):
+    """{"instructors": [...], "students": [...]}: the accounts `make hub` makes (the first instructor owns the
+    course; the second, a teaching assistant, grades as well)."""
+    return {"instructors": [f"{found['demo']}-teacher", f"{found['demo']}-ta"],
+            "students": [f"{found['demo']}-ann", f"{found['demo']}-ben"]}
+
+
+def course_id(course):
+    """The course id that the course's own nbgrader_config.py sets (students need it, and cannot read that file).
+    Needs traitlets: run with the shared environment's Python."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=course).load_config().CourseDirectory.course_id
 
 
 def members(group):

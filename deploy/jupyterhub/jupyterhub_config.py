@@ -7,32 +7,39 @@ permission below is enforced by the kernel, not by JupyterHub. Paths and names: 
 """
 import os
 import pwd
+import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from hub_settings import LESSONS, members, role, settings  # noqa: E402
+from hub_settings import LESSONS, STUDENT_CONFIG, course_id, members, role, settings  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by JupyterHub when it reads this file)
 S = settings()
 ENV = Path(S["env"])
 
 
-def course_id(course):
-    """The course id that the course's own nbgrader_config.py sets (students need it, and cannot read that file)."""
-    from traitlets.config.loader import PyFileConfigLoader
+def free_port(ip="127.0.0.1"):
+    """A port nothing listens on now, for the hub's own API and the proxy's (never fixed ones: a second hub on the
+    machine, or a test beside `make hub`, takes others)."""
+    with socket.socket() as probe:
+        probe.bind((ip, 0))
+        return probe.getsockname()[1]
 
-    return PyFileConfigLoader("nbgrader_config.py", path=course).load_config().CourseDirectory.course_id
 
-
-# The proxy listens on SQDK_IP:SQDK_PORT; every user's server gets an origin of its own below SQDK_URL
-# (http://<user>.localhost:8000 by default; on a real server a wildcard DNS name and certificate), so that one
-# user's pages can never act inside another's (etc/jupyter/jupyter_server_config.py relies on it).
+# The proxy listens on SQDK_IP:SQDK_PORT (hub_class.py has checked it is free); every user's server gets an origin of
+# its own below SQDK_URL (http://<user>.localhost:8000 by default; on a real server a wildcard DNS name and
+# certificate), so that one user's pages can never act inside another's (etc/jupyter/jupyter_server_config.py relies
+# on it). The hub's API and the proxy's API listen on free ports of 127.0.0.1, chosen at each start.
 c.JupyterHub.ip = S["ip"]
 c.JupyterHub.port = int(S["port"])
 c.JupyterHub.subdomain_host = S["url"]
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = free_port()
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{free_port()}"
 c.ConfigurableHTTPProxy.command = [str(HERE / "node_modules" / ".bin" / "configurable-http-proxy")]
 state = Path(S["state"])
 c.JupyterHub.db_url = f"sqlite:///{state / 'jupyterhub.sqlite'}"
@@ -65,17 +72,32 @@ def copy_lessons(account, home):
                    group=account.pw_gid, extra_groups=[], cwd=home, env={"HOME": home, "PATH": PATH}, check=True)
 
 
+def runtime_dir(account):
+    """The account's Jupyter runtime folder: its kernels' connection files and Unix sockets (etc/jupyter/
+    jupyter_config.py). A socket's path may hold 107 bytes, and a kernel's is this folder plus
+    `/kernel-<36-character id>-ipc-<n>` (about 50): Jupyter's default, ~/.local/share/jupyter/runtime, is too long for
+    a long account name, so ~/.jupyter-run, or where even that is too long, a fresh private folder in /tmp."""
+    short = os.path.join(account.pw_dir, ".jupyter-run")
+    if len(short) <= 50:
+        return short  # jupyter_core makes it 0700
+    made = tempfile.mkdtemp(prefix="jupyter-run-")
+    os.chown(made, account.pw_uid, account.pw_gid)
+    return made
+
+
 def prepare(spawner):
-    """Before a server starts: private home, the role's nbgrader settings, the lessons for a student."""
+    """Before a server starts: private home, the role's nbgrader and JupyterLab settings, the lessons for a student."""
     account = pwd.getpwnam(spawner.user.name)
     home = account.pw_dir
     os.chmod(home, 0o700)  # no other account may list or read it
     who = role(spawner.user.name, S)
-    env = {"PATH": PATH, "SQDK_ROLE": who or "", "SQDK_COURSE_ID": COURSE_ID, "SQDK_EXCHANGE": S["exchange"]}
+    env = {"PATH": PATH, "SQDK_ROLE": who or "", "SQDK_COURSE_ID": COURSE_ID, "SQDK_EXCHANGE": S["exchange"],
+           "JUPYTER_RUNTIME_DIR": runtime_dir(account)}
     if who == "instructor":
         env["SQDK_COURSE"] = S["course"]
         spawner.notebook_dir = S["course"]  # Lab serves the course: the formgrader's links to source/ open
     else:
+        env["JUPYTER_CONFIG_PATH"] = str(ENV / STUDENT_CONFIG)  # JupyterLab without the instructors' panels
         copy_lessons(account, home)
         first = sorted(p.name for p in (ENV / LESSONS).glob("01-*.ipynb"))[0]
         spawner.default_url = f"/lab/tree/sqrt-dk-lessons/{first}"

@@ -1,32 +1,49 @@
-"""`nbgrader collect` from a real shared exchange, with this course's nbgrader_config.py (classroom.plugins.exchange_collect).
+"""`nbgrader collect` from a real shared exchange, with this course's nbgrader_config.py (classroom.plugins.
+exchange_collect, exchange_submit, classroom.intake).
 
-The exchange's inbound/ is writable by every student. Here a second OS user, made with useradd where the machine
-allows it (root, useradd present; otherwise the current user plays that part and the one test that needs another
-account skips), hands in a folder holding symbolic links to the instructor's source notebook and folder, to a
-root-only secret, to another student's collected notebook and to a folder above, a hard link and a named pipe; and
-folders under the ids `c15eve,,,,21.0` and `=HYPERLINK("x")`, one that is a symbolic link to source/, and one whose
-name holds no timestamp. An honest student hands in with the real `nbgrader submit`. Then the instructor runs the
-real `nbgrader collect`.
+The exchange is made as `make exchange` makes it (tools/make_exchange.py: the course's folder is the instructor's
+before any student acts). Two OS accounts are made with useradd where the machine allows it (root, useradd present;
+otherwise the tests that need them skip): `victim` hands in with the real `nbgrader submit` (SafeSubmit), then
+garbles their own timestamp.txt; `mallory` hands in a folder of her own holding symbolic links to the instructor's
+source notebook and folder, to a root-only secret, to another student's collected notebook and to a folder above, a
+hard link and a named pipe, with a forged timestamp.txt; she also hands in a folder under victim's name, folders
+under the ids `c15eve,,,,21.0` and `=HYPERLINK("x")` and `zed`, and one that is a symbolic link to source/; and she
+tries to change victim's hand-in and the course's folder. `bob` hands in from the instructor's own account with
+`--student=bob`. Then the instructor runs the real `nbgrader collect`.
+
+A second class (`crowded`) hands in a notebook beside 250 figures, a 21 MiB notebook, and one over the course's
+CourseDirectory.max_file_size: collect takes the first two whole and flags what it left out, and grading, feedback
+and the report say what happened to the third.
 """
+import datetime
 import json
 import os
+import pwd
 import secrets
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
+from classroom import intake
 from coursekit import course
-from coursekit.course import ASSIGNMENT, RELEASED
+from coursekit.course import ASSIGNMENT, RELEASED, SUBMISSIONS
+from tools import make_exchange
 
 pytestmark = pytest.mark.integration
 
 COURSE_ID = "sqrt-dk"
 TS = "2024-05-01 10:00:00.000000 UTC"
+LATER = "2031-01-01 00:00:00.000000 UTC"
+GARBLED = "yesterday, honest"
 REFUSED_IDS = ("c15eve,,,,21.0", '=HYPERLINK("x")')
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # one every account may run
+SUBMIT = "--ExchangeFactory.submit=classroom.plugins.exchange_submit.SafeSubmit"  # as the hub sets it for everyone
 HANDED_IN = r"""
 set -e
 cd "$INBOUND"
@@ -48,42 +65,88 @@ done
 ln -s "$COURSE/source/$ASSIGNMENT" "trudy+$ASSIGNMENT+$TS+r"
 mkdir "zed+$ASSIGNMENT+not a time+r"
 cp "$HANDOUT" "zed+$ASSIGNMENT+not a time+r/$ASSIGNMENT.ipynb"
+mkdir "$VICTIM+$ASSIGNMENT+$LATER+x"
+cp "$HANDOUT" "$VICTIM+$ASSIGNMENT+$LATER+x/$ASSIGNMENT.ipynb"
+"""
+# What mallory tries against victim's hand-in and the course's folder: each must fail.
+TRY_WRITE = r"""
+import json, os, sys
+hand_in, course = sys.argv[1], sys.argv[2]
+attempts = {
+    "add a file to the hand-in": lambda: open(os.path.join(hand_in, "extra.ipynb"), "x").close(),
+    "replace the hand-in's notebook": lambda: os.replace(os.path.join(hand_in, "timestamp.txt"),
+                                                         os.path.join(hand_in, "score_gradient.ipynb")),
+    "delete the hand-in's notebook": lambda: os.remove(os.path.join(hand_in, "score_gradient.ipynb")),
+    "rename the hand-in": lambda: os.rename(hand_in, hand_in + "-moved"),
+    "read the hand-in": lambda: open(os.path.join(hand_in, "score_gradient.ipynb"), "rb").read(1),
+    "make a folder in the course's folder": lambda: os.mkdir(os.path.join(course, "fake")),
+    "release a fake assignment": lambda: os.mkdir(os.path.join(course, "outbound", "fake")),
+    "rename the course's folder": lambda: os.rename(course, course + "-moved"),
+}
+seen = {}
+for what, attempt in attempts.items():
+    try:
+        attempt()
+        seen[what] = "done"
+    except OSError as error:
+        seen[what] = type(error).__name__
+print(json.dumps(seen))
 """
 
 
-class Student:
-    """A second OS account (useradd; userdel when done), or the current user where none can be made."""
+class Account:
+    """An OS account (useradd; userdel when done), or, where none can be made, the current one under a name."""
 
-    def __init__(self):
-        self.name, self.uid, self.gid, self.why_not = None, os.getuid(), os.getgid(), None
+    def __init__(self, name):
+        self.name, self.uid, self.gid, self.why_not = name, os.getuid(), os.getgid(), None
         if os.getuid() != 0 or not shutil.which("useradd"):
-            self.why_not = "another OS user needs root and useradd"
-            self.name = "mallory"
+            self.why_not = "another OS account needs root and useradd"
             return
-        name = f"sqdk{os.getpid()}"
-        made = subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name],
+        login = f"sqdk{name[:6]}{os.getpid()}"
+        made = subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", login],
                               capture_output=True, text=True)
         if made.returncode != 0:
-            self.why_not, self.name = f"useradd failed: {made.stderr.strip()}", "mallory"
+            self.why_not = f"useradd failed: {made.stderr.strip()}"
             return
-        import pwd
-
-        entry = pwd.getpwnam(name)
-        self.name, self.uid, self.gid = name, entry.pw_uid, entry.pw_gid
+        entry = pwd.getpwnam(login)
+        self.name, self.uid, self.gid = login, entry.pw_uid, entry.pw_gid
 
     @property
     def separate(self):
         return self.why_not is None
 
-    def run(self, script, **env):
+    def run(self, *command, check=True, cwd=None, **env):
         kwargs = dict(user=self.uid, group=self.gid, extra_groups=[]) if self.separate else {}
-        result = subprocess.run(["sh", "-c", script], env=dict(PATH=os.environ["PATH"], **env), capture_output=True,
-                                text=True, **kwargs)
-        assert result.returncode == 0, result.stderr
+        result = subprocess.run(command, env=course.nbgrader_env(**{"HOME": "/nonexistent", **env}), cwd=cwd,
+                                capture_output=True, text=True, **kwargs)
+        assert not check or result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+        return result
 
     def remove(self):
         if self.separate:
             subprocess.run(["userdel", self.name], check=True, capture_output=True)
+
+
+def shared_exchange(request):
+    """(folder for the accounts, exchange root) made as `make exchange` makes them, the course's folder the
+    instructor's (the current account)."""
+    shared = Path(tempfile.mkdtemp(prefix="exchange-"))  # outside the instructor's private tmp
+    request.addfinalizer(lambda: shutil.rmtree(shared, ignore_errors=True))
+    shared.chmod(0o755)
+    exchange = shared / "exchange"
+    assert make_exchange.make_exchange(str(exchange)) is None
+    assert make_exchange.make_course_folder(str(exchange), COURSE_ID, os.getuid(), os.getgid()) is None
+    return shared, exchange
+
+
+def instructor(course_path, exchange, *args, check=True):
+    return course.nbgrader(*args, f"--Exchange.root={exchange}", cwd=course_path, check=check)
+
+
+def server_time(text):
+    from nbgrader.utils import parse_utc
+
+    return parse_utc(text).replace(tzinfo=datetime.timezone.utc).timestamp()
 
 
 @pytest.fixture(scope="module")
@@ -95,38 +158,62 @@ def collected(tmp_path_factory, request):
     course_path = course.make_course(base / "course")
     alice_token = f"ALICE-{secrets.token_hex(16)}"
     course.write_submission(course_path, "alice", course.submission(f"# {alice_token}\n"))
-
-    shared = Path(tempfile.mkdtemp(prefix="exchange-"))  # a shared exchange: outside the instructor's private tmp
-    request.addfinalizer(lambda: shutil.rmtree(shared, ignore_errors=True))
-    shared.chmod(0o755)
-    exchange = shared / "exchange"
-    exchange.mkdir(mode=0o777)
-    exchange.chmod(0o777)
-    student = Student()
-    request.addfinalizer(student.remove)
-    own = shared / "own"  # a folder of the student's own, outside the submission
+    shared, exchange = shared_exchange(request)
+    mallory, victim = Account("mallory"), Account("victim")
+    request.addfinalizer(mallory.remove)
+    request.addfinalizer(victim.remove)
+    own = shared / "own"  # a folder of mallory's own, outside the submission
     own.mkdir()
-    os.chown(own, student.uid, student.gid)
+    os.chown(own, mallory.uid, mallory.gid)
     handout = shared / "handout.ipynb"
     shutil.copy(RELEASED, handout)
     handout.chmod(0o644)
+    instructor(course_path, exchange, "release_assignment", ASSIGNMENT)
 
-    def instructor(*args):
-        return course.nbgrader(*args, f"--Exchange.root={exchange}", cwd=course_path)
+    honest = json.dumps(course.submission((SUBMISSIONS / "correct_einsum.py").read_text()))
+    home = shared / "victim"
+    (home / ASSIGNMENT).mkdir(parents=True)
+    (home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text(honest)
+    started = time.time()
+    # the real nbgrader submit with SafeSubmit, then handed to victim's account as if victim had run it (the
+    # course's environment here lives under /root, where no other account may run it; the hub test submits as
+    # each student's own account)
+    course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", f"--student={victim.name}",
+                    f"--Exchange.root={exchange}", f"--Exchange.cache={home / '.cache'}", SUBMIT, cwd=home)
+    inbound = exchange / COURSE_ID / "inbound"
+    hand_in = next(inbound.glob(f"{victim.name}+{ASSIGNMENT}+*"))
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (hand_in, *hand_in.iterdir())}
+    for path in (hand_in, *hand_in.iterdir()):
+        os.chown(path, victim.uid, victim.gid)
+    victim.run("sh", "-c", f"printf '%s' '{GARBLED}' > \"$F\"", F=str(hand_in / "timestamp.txt"))
 
-    instructor("release_assignment", ASSIGNMENT)
+    folder = f"{mallory.name}+{ASSIGNMENT}+{TS}+r"
+    mallory.run("sh", "-c", HANDED_IN, INBOUND=str(inbound), FOLDER=folder, HANDOUT=str(handout), TS=TS,
+                ASSIGNMENT=ASSIGNMENT, COURSE=str(course_path), SECRET=str(secret), OWN=str(own),
+                ID1=REFUSED_IDS[0], ID2=REFUSED_IDS[1], VICTIM=victim.name, LATER=LATER)
+    tried = json.loads(mallory.run(PYTHON, "-c", TRY_WRITE, str(hand_in), str(exchange / COURSE_ID)).stdout)
+
     bob_home = base / "bob"
     shutil.copytree(course_path / "release" / ASSIGNMENT, bob_home / ASSIGNMENT)
     course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", "--student=bob", f"--Exchange.root={exchange}",
-                    f"--Exchange.cache={bob_home / '.cache'}", cwd=bob_home)
-    inbound = exchange / COURSE_ID / "inbound"
-    folder = f"{student.name}+{ASSIGNMENT}+{TS}+r"
-    student.run(HANDED_IN, INBOUND=str(inbound), FOLDER=folder, HANDOUT=str(handout), TS=TS, ASSIGNMENT=ASSIGNMENT,
-                COURSE=str(course_path), SECRET=str(secret), OWN=str(own), ID1=REFUSED_IDS[0], ID2=REFUSED_IDS[1])
-    result = course.nbgrader("collect", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=course_path, check=False)
-    return dict(result=result, log=result.stdout + result.stderr, course=course_path, student=student,
-                inbound=inbound, folder=folder, secret=secret.read_bytes().strip(), alice=alice_token.encode(),
+                    f"--Exchange.cache={bob_home / '.cache'}", SUBMIT, cwd=bob_home)
+    ended = time.time()
+    result = instructor(course_path, exchange, "collect", ASSIGNMENT, check=False)
+    again = instructor(course_path, exchange, "collect", "--update", ASSIGNMENT, check=False)
+    return dict(result=result, log=result.stdout + result.stderr, again=again, course=course_path, mallory=mallory,
+                victim=victim, inbound=inbound, folder=folder, secret=secret.read_bytes().strip(),
+                alice=alice_token.encode(), honest=honest.encode(), modes=modes, tried=tried, hand_in=hand_in,
+                window=(started, ended),
                 source=(course_path / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_bytes())
+
+
+def needs_accounts(collected):
+    if not (collected["mallory"].separate and collected["victim"].separate):
+        pytest.skip(collected["mallory"].why_not)
+
+
+def submitted(collected, student):
+    return collected["course"] / "submitted" / student / ASSIGNMENT
 
 
 def files_under(path):
@@ -143,16 +230,54 @@ def files_under(path):
     return found
 
 
-def test_collect_succeeds_and_takes_the_honest_student(collected):
-    assert collected["result"].returncode == 0, collected["log"][-4000:]
-    bob = collected["course"] / "submitted" / "bob" / ASSIGNMENT
+def test_collect_takes_every_honest_hand_in_and_ends_non_zero_naming_each_refusal(collected):
+    assert collected["result"].returncode == 1, collected["log"][-4000:]
+    assert "nbgrader collect failed" in collected["log"]
+    summary = collected["log"].split("Refused ", 1)[1]
+    assert summary.startswith("5 hand-ins of 'score_gradient' (not collected)"), summary[:300]
+    bob = submitted(collected, "bob")
     assert json.loads((bob / f"{ASSIGNMENT}.ipynb").read_text())["cells"]
-    assert (bob / "timestamp.txt").exists()
+    assert "Collected 3 of 'score_gradient'" in collected["log"]
+
+
+def test_a_hand_in_under_another_students_name_is_refused_by_name(collected):
+    needs_accounts(collected)
+    mallory, victim = collected["mallory"].name, collected["victim"].name
+    lines = [line for line in collected["log"].splitlines() if f"'{victim}+{ASSIGNMENT}+{LATER}+x'" in line]
+    assert lines and all(f"handed in by the account '{mallory}'" in line for line in lines), lines
+    assert any(line.startswith("  ") for line in lines), "the summary names it"
+    assert (submitted(collected, victim) / f"{ASSIGNMENT}.ipynb").read_bytes() == collected["honest"]
+
+
+def test_the_hand_in_time_is_the_servers_and_the_students_claim_is_recorded(collected):
+    needs_accounts(collected)
+    started, ended = collected["window"]
+    for student, claimed in ((collected["victim"].name, GARBLED), (collected["mallory"].name, TS)):
+        folder = submitted(collected, student)
+        arrived = server_time((folder / "timestamp.txt").read_text())
+        assert started - 1 <= arrived <= ended + 1, (student, arrived, started, ended)
+        record = intake.read_record(folder)
+        assert record["timestamp_txt"] == claimed and record["time_disagrees"] is True, record
+        assert record["account"] == student and server_time(record["arrived"]) == arrived
+    assert f"{collected['victim'].name}: the hand-in's timestamp.txt says {GARBLED!r}" in collected["log"]
+
+
+def test_a_collect_after_a_garbled_time_collects_again_without_stopping(collected):
+    again = collected["again"]
+    assert "Traceback" not in again.stdout + again.stderr
+    assert "No newer submission to collect: bob" in again.stdout + again.stderr, again.stderr[-6000:]
+
+
+def test_submit_leaves_a_hand_in_no_classmate_can_change_nor_read(collected):
+    needs_accounts(collected)
+    modes = collected["modes"]
+    assert modes.pop(collected["hand_in"].name) == 0o750 and set(modes.values()) == {0o640}, modes
+    assert collected["tried"] == {what: "PermissionError" for what in collected["tried"]}, collected["tried"]
 
 
 def test_nothing_outside_the_students_folder_was_read(collected):
-    submitted = files_under(collected["course"] / "submitted")
-    for path, data in submitted.items():
+    everything = files_under(collected["course"] / "submitted")
+    for path, data in everything.items():
         assert collected["secret"] not in data, f"the root-only secret reached {path}"
         assert b"BEGIN SOLUTION" not in data and data != collected["source"], f"the source notebook reached {path}"
         if "alice" not in path.parts:
@@ -160,10 +285,9 @@ def test_nothing_outside_the_students_folder_was_read(collected):
 
 
 def test_the_regular_files_arrived_and_nothing_else(collected):
-    mine = collected["course"] / "submitted" / collected["student"].name / ASSIGNMENT
-    assert sorted(p.name for p in mine.iterdir()) == [f"{ASSIGNMENT}.ipynb", "timestamp.txt"]
+    mine = submitted(collected, collected["mallory"].name)
+    assert sorted(p.name for p in mine.iterdir()) == sorted([f"{ASSIGNMENT}.ipynb", "timestamp.txt", intake.RECORD])
     assert (mine / f"{ASSIGNMENT}.ipynb").read_bytes() == RELEASED.read_bytes()
-    assert (mine / "timestamp.txt").read_text() == TS
 
 
 @pytest.mark.parametrize("name, why", [
@@ -173,12 +297,16 @@ def test_the_regular_files_arrived_and_nothing_else(collected):
 def test_the_instructor_is_told_what_was_dropped(collected, name, why):
     lines = [line for line in collected["log"].splitlines() if "Dropped from" in line and repr(name) in line]
     assert len(lines) == 1 and why in lines[0] and repr(collected["folder"]) in lines[0], collected["log"][-4000:]
+    recorded = dict(intake.read_record(submitted(collected, collected["mallory"].name))["dropped"])
+    assert why in recorded[name]
 
 
 @pytest.mark.parametrize("student_id, why", [(REFUSED_IDS[0], "holds ','"), (REFUSED_IDS[1], "holds '\"'"),
                                              ("trudy", "is a symbolic link, not a folder"),
-                                             ("zed", "its timestamp 'not a time' cannot be read")])
+                                             ("zed", "handed in by the account")])
 def test_a_folder_that_cannot_be_taken_is_refused_with_its_reason_and_not_collected(collected, student_id, why):
+    if student_id == "zed":
+        needs_accounts(collected)
     lines = [line for line in collected["log"].splitlines()
              if "Not collected" in line and repr(f"{student_id}+{ASSIGNMENT}")[:-1] in line]
     assert len(lines) == 1 and why in lines[0], collected["log"][-4000:]
@@ -186,13 +314,80 @@ def test_a_folder_that_cannot_be_taken_is_refused_with_its_reason_and_not_collec
     assert not (collected["course"] / "submitted" / student_id).exists()
 
 
-def test_only_plain_student_ids_were_collected(collected):
+def test_only_plain_student_ids_of_their_own_accounts_were_collected(collected):
     assert sorted(p.name for p in (collected["course"] / "submitted").iterdir()) == sorted(
-        ["alice", "bob", collected["student"].name])
+        ["alice", "bob", collected["mallory"].name, collected["victim"].name])
 
 
-def test_the_hostile_folder_was_handed_in_by_another_os_user(collected):
-    student = collected["student"]
-    if not student.separate:
-        pytest.skip(student.why_not)
-    assert (collected["inbound"] / collected["folder"]).lstat().st_uid == student.uid != os.getuid()
+# ---- a crowded class: many files, a large notebook, one too large -------------------------------------------------
+FIGURES = 250
+BIG_MIB = 21
+
+
+def big_notebook(code, mib):
+    """A notebook with `code` as its answer and an output of about `mib` MiB (a picture saved with it)."""
+    nb = course.submission(code)
+    picture = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * (mib * 2 ** 20)}}
+    first_code = next(cell for cell in nb["cells"] if cell["cell_type"] == "code")
+    first_code["outputs"] = [picture]
+    return json.dumps(nb)
+
+
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory, request):
+    base = tmp_path_factory.mktemp("crowded")
+    config = "c.CourseDirectory.max_file_size = 30000  # kB: the third notebook is over it"
+    course_path = course.make_course(base / "course", config=config)
+    _, exchange = shared_exchange(request)
+    instructor(course_path, exchange, "release_assignment", ASSIGNMENT)
+    inbound = exchange / COURSE_ID / "inbound"
+    correct = (SUBMISSIONS / "correct_einsum.py").read_text()
+    hand_ins = {"fig": json.dumps(course.submission(correct)), "big": big_notebook(correct, BIG_MIB),
+                "huge": big_notebook(correct, 31)}
+    for student, text in hand_ins.items():
+        folder = inbound / f"{student}+{ASSIGNMENT}+{TS}+r"
+        folder.mkdir()
+        (folder / f"{ASSIGNMENT}.ipynb").write_text(text)
+        (folder / "timestamp.txt").write_text(TS)
+    figures = inbound / f"fig+{ASSIGNMENT}+{TS}+r" / "figures"
+    figures.mkdir()
+    for n in range(FIGURES):
+        (figures / f"f{n:03d}.png").write_bytes(b"\x89PNG" + bytes(60))
+    result = instructor(course_path, exchange, "collect", ASSIGNMENT, check=False)
+    graded = course.autograde(course_path)
+    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=course_path)
+    report = course.report(course_path, "--out", str(base / "report"))
+    return dict(course=course_path, result=result, log=result.stdout + result.stderr, graded=graded,
+                report=(base / "report" / f"{ASSIGNMENT}.html").read_text(), scores=course.scores(course_path),
+                report_run=report)
+
+
+def test_a_notebook_beside_hundreds_of_files_is_collected_and_graded_the_rest_flagged(crowded):
+    assert crowded["result"].returncode == 0, crowded["log"][-3000:]
+    fig = crowded["course"] / "submitted" / "fig" / ASSIGNMENT
+    assert (fig / f"{ASSIGNMENT}.ipynb").exists()
+    dropped = intake.read_record(fig)["dropped"]
+    assert len(dropped) == FIGURES + 2 - intake.MAX_FILES  # the notebook and timestamp.txt went first
+    assert {why for _, why in dropped} == {f"more than {intake.MAX_FILES} files in the submission"}
+    full = sum(course.max_scores(crowded["course"]).values())
+    assert sum(crowded["scores"]["fig"].values()) >= full, crowded["graded"].stderr[-3000:]
+    assert "left out at collect" in crowded["report"]
+
+
+def test_a_notebook_over_twenty_mib_is_collected_whole_and_graded(crowded):
+    big = crowded["course"] / "submitted" / "big" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    assert big.stat().st_size > BIG_MIB * 2 ** 20
+    assert sum(crowded["scores"]["big"].values()) >= sum(course.max_scores(crowded["course"]).values()), \
+        crowded["graded"].stderr[-3000:]
+
+
+def test_a_notebook_over_the_courses_limit_is_refused_flagged_and_explained(crowded):
+    huge = crowded["course"] / "submitted" / "huge" / ASSIGNMENT
+    assert not (huge / f"{ASSIGNMENT}.ipynb").exists()
+    assert dict(intake.read_record(huge)["dropped"]) == {f"{ASSIGNMENT}.ipynb": "larger than 28.6102 MiB"}
+    assert f"Dropped from 'huge+{ASSIGNMENT}+{TS}+r' (not collected): '{ASSIGNMENT}.ipynb', larger than" in \
+        crowded["log"]
+    page = (crowded["course"] / "feedback" / "huge" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+    assert "could not be graded: larger than 28.6102 MiB" in page and "no notebook at all" not in page
+    assert sum(crowded["scores"]["huge"].values()) == 0
+    assert crowded["report"].count("left out at collect") >= 2

@@ -116,13 +116,13 @@ GRADED_CLASS = {
     "erin": ("correct_keepdims.py", "delete_hidden_grade_cells", RIGHT),  # grade cells the grader puts back
     "frank": ("correct_einsum.py", None, RIGHT),  # then cut short: not a notebook any more
     "gina": ("cheat_exits_process.py", None, None),  # a crash
-    "hank": ("correct_einsum.py", None, None),  # two renamed copies of it, so neither is graded
+    "hank": ("correct_einsum.py", None, None),  # two renamed copies of it: neither graded, flagged for a look
 }
 
 
 def handed_in(who, notebook):
-    """Whether `who` handed `notebook` in (hank's two copies are none)."""
-    return who != "hank" if notebook == grading.ASSIGNMENT else GRADED_CLASS[who][2] is not None
+    """Whether `who` handed `notebook` in (hank's two misnamed copies count, as frank's unreadable file does)."""
+    return True if notebook == grading.ASSIGNMENT else GRADED_CLASS[who][2] is not None
 
 
 CANVAS = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "score_gradient (7)"],
@@ -197,8 +197,8 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
             assert all(note.split("`")[1] in notes for note in found.notes) and bool(notes) == bool(found.notes)
     rows = {row[3]: row[5] for row in csv.reader(open(course / "lms" / "score_gradient-canvas-grades.csv"))}
     for who, want in gradebook.items():
-        if who == "frank":  # his 0 for a file that is not a notebook waits for a grade by hand: not sent
-            assert rows[who] == "" and "no grade in the file for frank: score_gradient.ipynb waits" in lms_run
+        if who in ("frank", "hank"):  # 0 for a file that is not a notebook, or misnamed, waits for a grade by hand
+            assert rows[who] == "" and f"no grade in the file for {who}: score_gradient.ipynb waits" in lms_run
         else:
             assert float(rows[who]) == round(max(want["total"] - want["penalty"], 0) * 50 / summary.max_score, 2)
 
@@ -213,7 +213,8 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
     assert results(course, "frank", grading.ASSIGNMENT).status == result.UNREADABLE
     assert results(course, "carol", QUIZ).status == result.NOT_HANDED_IN
     hank = results(course, "hank", grading.ASSIGNMENT)
-    assert (hank.status, hank.handed_as) == (result.NOT_HANDED_IN, None) and "several copies" in hank.why
+    assert (hank.status, hank.handed_as) == (result.MISNAMED, None) and "several copies" in hank.why
+    assert hank.suspects == (f"Copy of {grading.ASSIGNMENT}.ipynb", f"{grading.ASSIGNMENT}-1.ipynb")
     assert "alice" not in {s.id for s in summary.attention} and "`score_gradient (1).ipynb`" in \
         (course / "report" / "score_gradient-by-check.csv").read_text()
 
@@ -239,7 +240,7 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
         took = [who for who in GRADED_CLASS if handed_in(who, key[0])]
         failed = [who for who in took if gradebook[who]["checks"][key] < points]
         assert (by_check[key[1]].failing, by_check[key[1]].handed_in) == (len(failed), len(took)), key
-    assert by_check["no_python_loop"].failing == 4  # carol, dave (loops), frank, gina (bob's A * G has no loop)
+    assert by_check["no_python_loop"].failing == 5  # carol, dave (loops), frank, gina, hank (bob's A * G has none)
     for notebook in (assignment, QUIZ):  # every check is described by its docstring, read here independently
         for cell in json.loads((ROOT / "source" / assignment / f"{notebook}.ipynb").read_text())["cells"]:
             meta = cell["metadata"].get("nbgrader", {})
@@ -260,7 +261,9 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
     assert set(why["erin"]["grade cells missing"].where) == set(hidden)
     assert {"flagged for manual grading", "could not be run"} <= set(why["frank"])
     flagged = {who for who, s in gradebook.items() if s["manual"]}
-    assert flagged == {who for who, reasons in why.items() if "flagged for manual grading" in reasons} == {"frank"}
+    assert flagged == {who for who, reasons in why.items() if "flagged for manual grading" in reasons} == \
+        {"frank", "hank"}
+    assert "Copy of score_gradient.ipynb" in why["hank"]["misnamed"].detail
     assert "values_match_reference" in why["dave"]["timed out"].where
     assert "crashed" in why["gina"]
     assert {s.id for s in summary.attention} == {"carol", "dave", "erin", "frank", "gina", "hank"}

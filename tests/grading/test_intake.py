@@ -198,6 +198,58 @@ def test_nbgrader_ignore_and_include_globs_are_honoured(tree):
     assert sorted(os.listdir(dest)) == ["kept.ipynb", "timestamp.txt"]
 
 
+# ---- the assignment's notebooks first, the author, the server's time ----------------------------------------------
+def test_the_assignments_notebook_is_taken_first_whatever_else_the_folder_holds(tree):
+    folder, _, dest = tree
+    (folder / "a_figures").mkdir()
+    for i in range(12):
+        (folder / "a_figures" / f"f{i:02d}.png").write_bytes(b"png")
+    (folder / "score_gradient.ipynb").write_bytes(b"n" * 3000)
+    dropped = copy_submission(folder, dest, max_files=5, max_total_bytes=10000, max_file_bytes=100,
+                              first=("score_gradient.ipynb", "intuition_quiz.ipynb"), first_max_bytes=4000)
+    assert (dest / "score_gradient.ipynb").stat().st_size == 3000 and (dest / "timestamp.txt").exists()
+    assert len(dropped) == 12 + 2 - 5 and {why for _, why in dropped} == {"more than 5 files in the submission"}
+
+
+def test_a_first_notebook_over_its_own_cap_is_dropped_with_the_reason(tree):
+    folder, _, dest = tree
+    (folder / "score_gradient.ipynb").write_bytes(b"n" * 3001)
+    assert copy_submission(folder, dest, first=("score_gradient.ipynb",), first_max_bytes=3000) == [
+        ("score_gradient.ipynb", "larger than 3000 bytes")]
+
+
+def test_the_time_taken_is_the_servers_last_change_not_the_files_own(tree):
+    import time
+
+    folder, _, dest = tree
+    (folder / "score_gradient.ipynb").write_text("{}")
+    before = time.time()
+    os.utime(folder / "score_gradient.ipynb", (0, 0))  # a student may set mtime back; the ctime moves to now
+    os.utime(folder, (0, 0))
+    taken = intake.take_submission(folder, dest)
+    assert before - 1 <= taken.changed <= time.time() + 1
+    assert os.stat(dest / "score_gradient.ipynb").st_mtime == 0  # the file's own time is kept as it was
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another account needs root")
+def test_an_entry_another_account_wrote_is_dropped(tree):
+    folder, _, dest = tree
+    (folder / "score_gradient.ipynb").write_text("{}")
+    (folder / "planted.ipynb").write_text("{}")
+    os.chown(folder / "planted.ipynb", 65534, 65534)
+    dropped = copy_submission(folder, dest, owner=os.geteuid())
+    assert len(dropped) == 1 and dropped[0][0] == "planted.ipynb" and "written by another account" in dropped[0][1]
+    assert sorted(os.listdir(dest)) == ["score_gradient.ipynb", "timestamp.txt"]
+
+
+def test_collects_record_is_written_and_read_back_and_a_bad_one_reads_as_none(tmp_path):
+    intake.write_record(tmp_path, {"account": "ann", "dropped": [["a", "b"]]})
+    assert intake.read_record(tmp_path) == {"account": "ann", "dropped": [["a", "b"]]}
+    (tmp_path / intake.RECORD).write_text("[1, 2")
+    assert intake.read_record(tmp_path) == {}
+    assert intake.read_record(tmp_path / "missing") == {}
+
+
 # ---- a swap between the check and the open -------------------------------------------------------------------------
 @pytest.mark.parametrize("swap_to, why", [
     ("symlink", "changed while being read: it is now a symbolic link"),

@@ -9,11 +9,12 @@ import pytest
 
 from coursekit.repository import ROOT
 
-MODULES = ["classroom.report", "classroom.lms.collect_zip", "classroom.lms.release_zip", "classroom.lms.grades",
+MODULES = ["classroom.report", "classroom.decisions", "classroom.quiz.key_lock", "classroom.grading.lock",
+           "classroom.lms.collect_zip", "classroom.lms.release_zip", "classroom.lms.grades",
            "classroom.lms.feedback", "classroom.self_study.exercise", "classroom.self_study.check",
            "bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead", "bench.sandbox_overhead",
            "bench.notebook_runtime", "bench.explorer_latency", "tools.grade_cells", "tools.make_exchange",
-           "tools.quiz_bank", "tools.quiz_variant", "tools.refresh_notebooks"]
+           "tools.quiz_bank", "tools.quiz_variant", "tools.refresh_notebooks", "attention_lesson.explorer.page"]
 SCRIPTS = ["deploy/jupyterhub/hub_class.py"]  # no package: it runs as root with any Python 3
 
 

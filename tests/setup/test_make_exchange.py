@@ -1,7 +1,10 @@
 """`make exchange` (tools/make_exchange.py): nbgrader's exchange folder, rwx for everyone plus the sticky bit, at the
-root nbgrader reads from the course's configuration; where that needs root, the sudo command instead."""
+root nbgrader reads from the course's configuration; where that needs root, the sudo command instead. And the
+course's folder in it, made with nbgrader's modes before any student can take the name."""
 import os
 import stat
+
+import pytest
 
 from tools import make_exchange as tool
 
@@ -34,3 +37,49 @@ def test_the_root_is_the_one_nbgrader_config_sets(tmp_path, monkeypatch):
     (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\n")
     monkeypatch.chdir(tmp_path)
     assert tool.exchange_root() == str(tmp_path / "ex")
+
+
+def test_the_course_folder_is_made_with_nbgraders_modes_and_a_sticky_inbound(tmp_path):
+    root = tmp_path / "exchange"
+    assert tool.make_exchange(str(root)) is None
+    assert tool.make_course_folder(str(root), "sqrt-dk", os.geteuid(), os.getegid()) is None
+    modes = {name: stat.S_IMODE(os.stat(root / "sqrt-dk" / name).st_mode)
+             for name in ("", "outbound", "inbound", "feedback")}
+    assert modes == {"": 0o755, "outbound": 0o755, "inbound": 0o3733, "feedback": 0o711}, modes
+
+
+def test_with_groupshared_the_instructors_group_may_write_and_list(tmp_path):
+    root = tmp_path / "exchange"
+    assert tool.make_exchange(str(root)) is None
+    assert tool.make_course_folder(str(root), "sqrt-dk", os.geteuid(), os.getegid(), groupshared=True) is None
+    modes = {name: stat.S_IMODE(os.stat(root / "sqrt-dk" / name).st_mode)
+             for name in ("", "outbound", "inbound", "feedback")}
+    assert modes == {"": 0o2775, "outbound": 0o2775, "inbound": 0o3773, "feedback": 0o2771}, modes
+
+
+def test_a_course_folder_someone_else_took_is_refused_by_name(tmp_path):
+    taken = tmp_path / "exchange" / "sqrt-dk"
+    taken.mkdir(parents=True)
+    other = os.geteuid() + 1
+    message = tool.make_course_folder(str(tmp_path / "exchange"), "sqrt-dk", other, os.getegid())
+    assert f"{taken} already exists and belongs to" in message and "Move it away" in message
+
+
+def test_the_command_makes_both_and_says_where(tmp_path, monkeypatch, capsys):
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\nc.CourseDirectory.course_id = 'demo'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    assert tool.main([]) == 0
+    assert (tmp_path / "ex" / "demo" / "inbound").is_dir()
+    assert f"{tmp_path / 'ex' / 'demo'}" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving folders to another account needs root")
+def test_as_root_the_course_folder_is_the_instructors(tmp_path):
+    root = tmp_path / "exchange"
+    assert tool.make_exchange(str(root)) is None
+    assert tool.make_course_folder(str(root), "sqrt-dk", 65534, 65534, groupshared=True) is None
+    owners = {(os.stat(root / "sqrt-dk" / name).st_uid, os.stat(root / "sqrt-dk" / name).st_gid)
+              for name in ("", "outbound", "inbound", "feedback")}
+    assert owners == {(65534, 65534)}

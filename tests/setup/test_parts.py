@@ -89,6 +89,6 @@ def test_a_part_can_be_left_out_by_its_marker(suite):
 
 
 def test_only_known_parts_are_accepted():
-    with pytest.raises(ValueError, match="browser, hub, postgres, dask, sandbox; got gpu"):
+    with pytest.raises(ValueError, match="browser, hub, postgres, dask, sandbox, axe; got gpu"):
         parts.requires("gpu")
     assert [mark.name for mark in parts.requires("hub", "browser")] == ["integration", "hub", "browser"]

@@ -13,11 +13,22 @@ c = get_config()  # noqa: F821 (provided by Jupyter Server when it reads this fi
 if os.environ.get("JUPYTERHUB_HOST"):
     c.ServerApp.tornado_settings = {"headers": {"Content-Security-Policy": "frame-ancestors 'self'"}}
 
-if os.environ.get("SQDK_ROLE") == "instructor":
-    # what instructors write in the course directory stays readable and writable by the instructors' group and
-    # by nobody else (the directory's setgid bit gives new files that group)
-    os.umask(0o007)
+# A terminal is an interactive bash that keeps the server's PATH (the shared environment first). Without a command
+# set, Jupyter starts a login shell under JupyterHub, and Debian's /etc/profile then resets PATH (`python: command
+# not found`).
+c.ServerApp.terminado_settings = {"shell_command": ["/bin/bash"]}
+
+if os.environ.get("SQDK_ROLE") == "instructor" and os.environ.get("SQDK_COURSE"):
+    # What instructors make stays writable by the instructors' group (the course directory's setgid bit gives it that
+    # group; nbgrader's CourseDirectory.groupshared does the same for what nbgrader makes): a teaching assistant
+    # grades as the first instructor does. Others may read it only where the mode of a folder above lets them: the
+    # course directory lets nobody else in, and the exchange is where released files and feedback must be readable.
+    os.umask(0o002)
+    # The server works from the course directory, so that a terminal (which JupyterLab opens in the folder it shows,
+    # a path relative to here) starts there, ready for the commands of INSTRUCTORS.md.
+    os.chdir(os.environ["SQDK_COURSE"])
 else:
-    # students have no course directory: no formgrader, nor its Autograde button's extension (classroom)
+    # students have no course directory: no formgrader, nor its Autograde button's extension (classroom);
+    # etc/jupyter/student/ (on their JUPYTER_CONFIG_PATH) takes the matching panels out of their JupyterLab
     c.ServerApp.jpserver_extensions.update({"nbgrader.server_extensions.formgrader": False,
                                             "classroom.plugins.formgrader_autograde": False})

@@ -14,5 +14,10 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 if os.environ.get("SQDK_COURSE_ID"):
     c.CourseDirectory.course_id = os.environ["SQDK_COURSE_ID"]
 c.Exchange.root = os.environ.get("SQDK_EXCHANGE", "/srv/sqrt-dk/exchange")
+# A hand-in that only its owner may change, readable by the instructors' group (classroom/plugins/exchange_submit.py)
+c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
 if os.environ.get("SQDK_COURSE"):
     c.CourseDirectory.root = os.environ["SQDK_COURSE"]
+    # the instructors share the course and the exchange's course folder: what nbgrader makes is group-writable,
+    # and any of them may release into the course's folder (hub_class.py makes it with the group's modes)
+    c.CourseDirectory.groupshared = True
