@@ -1,9 +1,11 @@
 """Plumbing of the visible checks of source/score_gradient/score_gradient.ipynb (its grade_cells.py imports this as
-`_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, and
-the assertion that exactly some rows are zero. The same code runs in the student's kernel (Validate) and in the
-grader (classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for
-arrays in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the
-checks, in source/."""
+`_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, the
+assertion that exactly some rows are zero, what every rule check asks first (a function that computes its result
+from A and G), measurements that come from the seed, and a per-process memory for what the grader measures for
+itself. The same code runs in the student's kernel (Validate) and in the grader
+(classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for arrays
+in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the checks, in
+source/."""
 import os
 import sys
 import weakref
