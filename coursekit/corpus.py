@@ -8,7 +8,9 @@ gradebook's scores.
 import json
 from pathlib import Path
 
-from coursekit.course import ANSWERS, SUBMISSIONS, autograde, make_course, max_scores, scores, submission, write_submission
+from coursekit.course import (ANSWERS, ASSIGNMENT, SUBMISSIONS, autograde, make_course, max_scores, scores,
+                              submission, write_submission)
+from coursekit.quiz_answers import RIGHT, quiz_notebook
 
 
 def corpus():
@@ -16,11 +18,29 @@ def corpus():
     return {name: entry for name, entry in entries.items() if not name.startswith("_")}
 
 
+def notebook_name(entry):
+    """Which notebook of the assignment a corpus entry hands in: score_gradient, unless it names another."""
+    return entry.get("notebook", ASSIGNMENT)
+
+
 def notebook(entry, edit=True):
-    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/), its edit."""
-    answers = {grade_id: None if code is None else (ANSWERS / code).read_text()
+    """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/; a list of files is
+    their code one after the other), its edit; for the quiz, the right answers written in the entry's `forms`
+    (coursekit.quiz_answers.FORMS)."""
+    if notebook_name(entry) == "intuition_quiz":
+        return quiz_notebook(RIGHT, entry.get("forms"))
+    answers = {grade_id: None if code is None else _code(ANSWERS, code)
                for grade_id, code in entry.get("answers", {}).items()}
-    return submission((SUBMISSIONS / entry["solution"]).read_text(), entry.get("edit") if edit else None, answers)
+    return submission(_code(SUBMISSIONS, entry["solution"]), entry.get("edit") if edit else None, answers)
+
+
+def files(names):
+    """The file names a corpus entry gives for one cell: one name, or a list of names whose code follows on."""
+    return [names] if isinstance(names, str) else list(names)
+
+
+def _code(folder, names):
+    return "\n\n".join((folder / name).read_text() for name in files(names))
 
 
 def grade_corpus(base, jobs=3):
@@ -28,11 +48,12 @@ def grade_corpus(base, jobs=3):
     (much of the time goes to waiting out the time limits of submissions that hang or crawl, which the graders
     overlap; a free grader takes the next submission, so the waits spread themselves).
 
-    Returns {student: (course path, {grade_id: score})} and the maximum score of each grade cell.
+    Returns {student: (course path, {grade_id: score})} and {notebook: the maximum score of each grade cell}.
     """
     entries = corpus()
     place = make_course(Path(base) / "course")
     for name, entry in sorted(entries.items()):
-        write_submission(place, name, notebook(entry))
+        write_submission(place, name, notebook(entry), notebook=notebook_name(entry))
     autograde(place, f"--jobs={jobs}")  # its log: autograde.log in the course
-    return {student: (place, grades) for student, grades in scores(place).items()}, max_scores(place)
+    maximum = {name: max_scores(place, name) for name in {notebook_name(e) for e in entries.values()}}
+    return {student: (place, grades) for student, grades in scores(place).items()}, maximum

@@ -167,9 +167,15 @@ def duplicate_grade_ids(nb):
     nb["cells"] = fakes + nb["cells"]
 
 
+def lone_surrogate_in_a_string(nb):
+    """Half of a character in a string of the answer cell: JSON can hold it (as an escape), no UTF-8 file can."""
+    cell = next(c for c in nb["cells"] if cells.grade_id(c) == SOLUTION)
+    cell["source"] = cells.source(cell) + '\nLABEL = "gradient \ud83d"  # pasted from a PDF\n'
+
+
 EDITS = {f.__name__: f for f in (delete_all_grade_cells, delete_hidden_grade_cells, blank_grade_cells,
                                  tests_become_pass, tamper_grade_metadata, grade_cells_to_markdown,
-                                 duplicate_grade_ids)}
+                                 duplicate_grade_ids, lone_surrogate_in_a_string)}
 
 
 SOLUTION = "score_gradient_solution"  # the answer cell that defines score_gradient
@@ -246,10 +252,10 @@ def autograded_notebook(course_path, student, notebook=ASSIGNMENT):
     return json.loads(path.read_text()) if path.exists() else None
 
 
-def verdicts(course_path, student):
+def verdicts(course_path, student, notebook=ASSIGNMENT):
     """{grade_id: (kind, message)} of every check in the autograded notebook; (None, "passed") for a pass. The
     written derivation is graded by hand, not checked, so it has no verdict here."""
-    nb = autograded_notebook(course_path, student)
+    nb = autograded_notebook(course_path, student, notebook)
     if nb is None:
         return {"<no autograded notebook>": (None, student)}
     out = {}
@@ -260,9 +266,9 @@ def verdicts(course_path, student):
     return out
 
 
-def messages(course_path, student):
+def messages(course_path, student, notebook=ASSIGNMENT):
     """{grade_id: the message the student sees} from the autograded notebook."""
-    return {grade_id: message for grade_id, (_, message) in verdicts(course_path, student).items()}
+    return {grade_id: message for grade_id, (_, message) in verdicts(course_path, student, notebook).items()}
 
 
 # ---- for bench/: timing real autograde runs ------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def root():
 @pytest.fixture(scope="session")
 def graded_corpus(tmp_path_factory):
     """Every submission in tests/submissions/, autograded once as `make autograde` does, with this course's config:
-    ({student: (course path, {grade_id: score})}, {grade_id: points})."""
+    ({student: (course path, {grade_id: score})}, {notebook: {grade_id: points}})."""
     from coursekit import corpus
 
     return corpus.grade_corpus(tmp_path_factory.mktemp("corpus"))

@@ -3,9 +3,11 @@
 Used by attention_lesson.quiz.bank (the self-check of notebooks/05-test-your-intuition.ipynb: "This question asks
 for ...") and by the visible part of the grade cells of source/score_gradient/intuition_quiz.ipynb ("Question 2
 asks for ..."), which run in the student's kernel under `nbgrader validate` and in the grader. Only the form is
-judged here; whether an answer is right is not this module's business.
+judged here; whether an answer is right is not this module's business. In the grader the answer has crossed from
+the student's process as plain data (classroom.trusted.protocol.plain: a str of any kind as str, any real number as
+a float), and it reads the same: tests/test_assignment_validate.py hands every form to both.
 """
-from numbers import Integral, Real
+from numbers import Complex, Number, Real
 
 KINDS = ("number", "single", "multi")
 
@@ -31,7 +33,8 @@ def canonical(kind, letters, answer, subject="This question"):
     `subject` ("This question", "Question 3") asks for. `letters` are the option letters ("abcde"; none for a
     number)."""
     if kind == "number":
-        if isinstance(answer, bool) or not isinstance(answer, (Integral, Real)):
+        if isinstance(answer, bool) or not (isinstance(answer, Real) or isinstance(answer, Number) and not isinstance(
+                answer, Complex)):  # any real number: int, float, a NumPy number, Fraction, Decimal
             raise AnswerFormatError(f"{subject} asks for a number, such as 3 or 2.5; you gave {described(answer)}")
         value = float(answer)
         if value != value or value in (float("inf"), float("-inf")):

@@ -1,11 +1,14 @@
 """Plumbing of the visible checks of source/score_gradient/score_gradient.ipynb (its grade_cells.py imports this as
-`_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, and
-the assertion that exactly some rows are zero. The same code runs in the student's kernel (Validate) and in the
-grader (classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for
-arrays in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the
-checks, in source/."""
+`_checks`): inputs drawn from seeds, a softmax by rows, the result read as a float matrix, central differences, the
+assertion that exactly some rows are zero, what every rule check asks first (a function that computes its result
+from A and G), measurements that come from the seed, and a per-process memory for what the grader measures for
+itself. The same code runs in the student's kernel (Validate) and in the grader
+(classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for arrays
+in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the checks, in
+source/."""
 import os
 import sys
+import weakref
 
 import numpy as np
 
@@ -102,6 +105,55 @@ def three_numbers(by_hand):
         f"by_hand should be a list of three finite numbers, one per position of the row, such as [0.5, -1, 2/3]; got "
         f"{by_hand!r}")
     return hand
+
+
+def computes_from_both(score_gradient, T=8, seed=62):
+    """What every rule check asks first: score_gradient answers with a (T, T) array of real numbers that it computes
+    from both A and G (another A, or another G, changes it); else AssertionError saying what it does instead. A rule
+    is judged on a function that does the job, whatever its values: those are judged by the value checks. Asked
+    once per function (the rule checks share the answer)."""
+    if score_gradient not in _COMPUTES:
+        _COMPUTES[score_gradient] = _computes_from_both(score_gradient, T, seed)
+    if _COMPUTES[score_gradient]:
+        raise AssertionError(_COMPUTES[score_gradient])
+
+
+_COMPUTES = weakref.WeakKeyDictionary()  # {function: None, or why it is not judged}
+
+
+def _computes_from_both(score_gradient, T, seed):
+    (A, G), (other_A, other_G) = case(T, seed), case(T, seed + 1)
+    try:
+        got = as_matrix(score_gradient(A.copy(), G.copy()), T)
+        for changed, again in (("G", (A.copy(), other_G)), ("A", (other_A, G.copy()))):
+            if np.array_equal(as_matrix(score_gradient(*again), T), got):
+                return (f"with another {changed} your function returned the same result: this rule is judged on a "
+                        "function that computes the gradient from both A and G")
+    except AssertionError as exc:
+        return str(exc)
+    return None
+
+
+def drawn_from_the_seed(mean_sizes, d_k, draws, seeds):
+    """mean_sizes gives the same sizes for the same seed and others for another seed (else AssertionError)."""
+    first, again, other = (two_sizes(mean_sizes, d_k, draws, seed) for seed in (seeds[0], seeds[0], seeds[1]))
+    assert first == again, (f"mean_sizes({d_k}, {draws}, {seeds[0]}) returned {first} and then {again}: draw with "
+                            "np.random.default_rng(seed), so that the same seed gives the same draws")
+    assert first != other, (f"mean_sizes gave {first} for the seeds {seeds[0]} and {seeds[1]} alike: the sizes "
+                            "should be measured on draws made from the seed")
+
+
+_REMEMBERED = {}
+
+
+def remembered(function, *args):
+    """`function(*args)`, computed once per process for the same code and arguments: what the grader measures for
+    itself, the same for every student (a grading run grades many in one process). Never the student's code."""
+    code = function.__code__
+    key = (code.co_code, code.co_consts, code.co_names, args)
+    if key not in _REMEMBERED:
+        _REMEMBERED[key] = function(*args)
+    return _REMEMBERED[key]
 
 
 def leaves_inputs_alone(score_gradient, seed, T=8):

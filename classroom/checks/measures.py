@@ -12,6 +12,7 @@ call runs.
 This module, like all of classroom.checks, imports nothing of the trusted side: the student's kernel at Validate
 loads only the standard library, NumPy and the lesson's softmax (tests/assignment/test_checks_in_student_kernel.py).
 """
+import builtins
 import inspect
 import linecache
 import tracemalloc
@@ -20,9 +21,13 @@ import numpy as np
 
 from .exercise import softmax_rows
 from .line_count import count_lines
-from .loops import find_loops
+from .loops import bound_names, find_loops, unresolved
 
 GROWTH_ALLOWED = 10  # extra Python lines tolerated between the small and the large call
+# What an answer cell finds defined when the grader runs it on its own: Python's builtins (not those IPython adds,
+# such as display) and what the grading child provides (classroom.trusted.server: np, get_ipython).
+GRADER_PROVIDES = ({name for name in vars(builtins) if not name.startswith("__IPYTHON")} - {"display", "dreload"}
+                   | {"np", "get_ipython", "__name__", "__builtins__"})
 
 
 def _inputs(T, seed=0):
@@ -44,16 +49,33 @@ def _kernel_count(f):
     return count
 
 
+def runs_alone(f, *before):
+    """In the student's kernel: AssertionError if the answer cell that defines `f` could not define it when run on
+    its own after the answer cells of the functions `before` (as the grader runs answer cells), because it uses a
+    name that only another cell of the notebook sets (such as `rng` of a try-it cell). In the grader, where the
+    cells do run on their own, `f` is measured elsewhere and this says nothing."""
+    if not hasattr(f, "__code__") or any(not hasattr(g, "__code__") for g in before):
+        return
+    available = set(GRADER_PROVIDES).union(*(bound_names(_cell_source(g)) for g in before))
+    missing = unresolved(_cell_source(f), f.__name__, available)
+    assert not missing, (
+        f"the answer cell that defines {f.__name__} uses {', '.join(f'`{n}`' for n in missing)}, which no answer "
+        "cell sets: the grader runs each answer cell on its own, after the answer cells above it and none of the "
+        "other cells, so set what it needs in that cell")
+
+
 def python_loops(f, small=4, large=40):
-    """Reasons to believe `f` loops in Python over rows or cells (an empty list when there are none): what the
-    source of `f` and of the helpers it uses shows, and the growth with T of the Python lines one call runs
-    (counted where the function runs)."""
+    """Reasons to believe `f` loops over rows or cells (an empty list when there are none): what the source of `f`
+    and of the helpers it uses shows (classroom.checks.loops: loops whose length the source does not fix, what
+    loops in C, what the rule refuses), and the growth with T of the Python lines one call runs (counted where the
+    function runs). Where it is measured elsewhere, `f.place(line)` says where a line of its source is."""
     count = getattr(f, "line_count", None)
     if count is not None:  # measured where it runs: it says its own source
         source = f.source
     else:
         source, count = _cell_source(f), _kernel_count(f)
-    reasons = [f"line {line} of your solution cell uses {what}" for line, what in find_loops(source, f.__name__)]
+    place = getattr(f, "place", None) or (lambda line: f"line {line} of your solution cell")
+    reasons = [f"{place(line)} uses {what}" for line, what in find_loops(source, f.__name__)]
     n_small, n_large = count(*_inputs(small)), count(*_inputs(large))
     if n_small is None or n_large is None:
         reasons.append("your code switched off the grader's count of the Python lines it runs")

@@ -19,7 +19,9 @@ Two kinds of failure are told apart:
 """
 import copy
 import errno
+import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -32,6 +34,9 @@ from . import notebook_files, record, result
 
 NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
            "has been told and will grade it by hand.")
+
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class GraderFailure(Exception):
@@ -68,6 +73,7 @@ class Staged:
     left_out: dict = field(default_factory=dict)    # {notebook: why it was not graded (not handed in, unreadable)}
     dropped: list = field(default_factory=list)   # [(file, why)] left out of the copy
     results: dict = field(default_factory=dict)   # {notebook: classroom.grading.result.Result}
+    mended: dict = field(default_factory=dict)    # {notebook: the note on text mended to be graded, or None}
 
 
 def disk_full(exc):
@@ -159,9 +165,10 @@ def _timestamp(staged_submission):
         return None
 
 
-def _set_aside(job, staged_submission, dropped):
+def _set_aside(job, staged_submission, dropped, mended):
     """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded.
-    `dropped` is {file: why} of what the safe copy left out."""
+    `dropped` is {file: why} of what the safe copy left out; `mended` gets {notebook: note or None} (see
+    _lone_surrogates)."""
     left_out = {}
     for name in job.notebooks:
         filename, note, _ = job.handed[name]
@@ -180,11 +187,47 @@ def _set_aside(job, staged_submission, dropped):
         except Exception as exc:  # not JSON, not a notebook, an nbformat it cannot read
             left_out[name] = f"the file you handed in is not a readable notebook ({type(exc).__name__})"
             os.remove(target)
+            continue
+        mended[name] = _lone_surrogates(target)
     for name in set(job.handed) - set(job.notebooks):  # graded another time: not in this staging
         filename = job.handed[name][0]
         if filename and os.path.isfile(os.path.join(staged_submission, filename)):
             os.remove(os.path.join(staged_submission, filename))
     return left_out
+
+
+def _lone_surrogates(path):
+    """Replace each lone surrogate in the notebook's text (an escape such as \\ud83d in its JSON, half of a
+    character, which no file can hold) with U+FFFD, the replacement character, so that it can be graded and
+    written; the note for the student that says which cells, or None if there was none."""
+    with open(path, encoding="utf-8") as file:
+        nb = json.load(file)
+    where = []
+
+    def mend(value, cell=None):
+        if isinstance(value, str):
+            fixed = LONE_SURROGATE.sub("\ufffd", value)
+            if fixed != value and cell not in where:
+                where.append(cell)
+            return fixed
+        if isinstance(value, list):
+            return [mend(item, cell) for item in value]
+        if isinstance(value, dict):
+            return {mend(key, cell): mend(item, cell) for key, item in value.items()}
+        return value
+
+    cells_of = nb.get("cells") if isinstance(nb, dict) and isinstance(nb.get("cells"), list) else []
+    mended = {key: mend(value) for key, value in nb.items() if key != "cells"} if isinstance(nb, dict) else nb
+    if isinstance(mended, dict) and cells_of:
+        mended["cells"] = [mend(cell, number) for number, cell in enumerate(cells_of, start=1)]
+    if not where:
+        return None
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(mended, file, ensure_ascii=False)
+    places = ", ".join(f"cell {n}" for n in where if n is not None) or "its metadata"
+    return (f"Your notebook holds half of a character (a lone surrogate: often left by copying text from a PDF or "
+            f"a web page) in {places}. The grader read it as \ufffd and graded the rest; retype that text, or your "
+            "notebook may not save or run as you expect.")
 
 
 def _explain(folder, gb, job, name, kind_message):
@@ -204,6 +247,7 @@ def _result(job, staged, gb, name, repairs):
     the scores the staged gradebook holds for it."""
     filename, note, suspects = job.handed[name]
     notes = [note] if note and name not in staged.left_out else []
+    notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
     if staged.dropped and name == job.notebooks[0]:
         notes.append("These files of your submission were left out: " + "; ".join(
             f"`{notebook_files.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
@@ -271,7 +315,7 @@ def stage(job, template, work, log):
                                                     max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:
             raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
-        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped))
+        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped), staged.mended)
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
         if job.due is not None:

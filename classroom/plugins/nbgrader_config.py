@@ -23,7 +23,8 @@ PREPROCESSORS = "classroom.preprocessors"
 #   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
 #   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
 #   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
-#                        student's solution run in a separate child process;
+#                        student's solution run in a separate child process (StartTrustedGrades begins that work
+#                        first, so that it runs beside ExecuteForDisplay);
 #   InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
 #                        image from a student reaches autograded/, feedback/ or the formgrader's pages.
 c.Autograde.sanitize_preprocessors = [
@@ -38,6 +39,7 @@ c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put mi
 # Every student process (the display run's kernel, the grading child) is started by one launcher, the sandbox unless
 # the course chooses otherwise (c.Grader.launcher_class, classroom/sandbox/launchers.py).
 c.Autograde.autograde_preprocessors = [
+    f"{PREPROCESSORS}.start_trusted_grades.StartTrustedGrades",  # TrustedGrades' work, begun beside the display run
     f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",

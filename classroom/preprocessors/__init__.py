@@ -6,7 +6,8 @@ in by nbgrader_config.py):
 * `execute_for_display.ExecuteForDisplay` (autograde): runs the student's own cells so the feedback shows their
   outputs; nothing there decides a grade.
 * `trusted_grades.TrustedGrades` (autograde, before SaveAutoGrades): decides every grade cell in the trusted process
-  (classroom.trusted.verdict) and writes the verdict as the cell's outputs.
+  (classroom.trusted.verdict) and writes the verdict as the cell's outputs; `start_trusted_grades.StartTrustedGrades`
+  (autograde, first) starts that work in a thread, so that it runs beside the display run.
 * `sanitize_feedback.SanitizeFeedback` (generate_feedback): grade cells show their visible part and their verdict,
   each named for the student by what it checks (the feedback page's template: classroom/feedback/page.py).
 * `inert_content.InertContent` (autograde, last before SaveAutoGrades; and every HTML page made from a notebook): each

@@ -1,10 +1,13 @@
-"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running the
-cell's code from the gradebook against the student's solution cells in a child process (classroom.trusted.verdict)
-that starts, as the display run's kernel does, beside a copy of the assignment's data files (the files next to the
-notebook), and writes the verdict as the cell's only outputs: what the check printed, then nothing if it passed or
-one error output whose `ename` is the failure's kind. A grade cell without a verdict gets NOT_GRADED. Runs before
-SaveAutoGrades."""
+"""TrustedGrades: decides every code grade cell outside the student's kernel, in this (trusted) process, by running
+the cell's code from the gradebook against the student's solution cells in a child process
+(classroom.trusted.verdict) that starts, as the display run's kernel does, beside a copy of the assignment's data
+files (the files next to the notebook), and writes the verdict as the cell's only outputs: what the check printed,
+then nothing if it passed or one error output whose `ename` is the failure's kind. A grade cell without a verdict
+gets NOT_GRADED. Runs before SaveAutoGrades. The deciding itself may have been started earlier, in a thread, by
+classroom.preprocessors.start_trusted_grades (so that it runs while the display run runs): then this takes its
+verdicts."""
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from nbformat import from_dict
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -16,25 +19,33 @@ from ..trusted.verdict import NOT_GRADED, decide
 from ..units import MiB
 from .repair_grade_cells import gradebook_cells
 
+RUNNING = "classroom_trusted_grades"  # where StartTrustedGrades leaves the Future of the verdicts, in resources
+
 
 class TrustedGrades(NbGraderPreprocessor):
     """Decide every code grade cell outside the student's kernel; the cell's outputs become the verdict."""
 
-    call_timeout = Float(3.0, help="Seconds one call of the student's function may take.").tag(config=True)
-    define_timeout = Float(5.0, help="Seconds the solution cells may take to run.").tag(config=True)
+    call_timeout = Float(3.0, help="CPU seconds one call of the student's function may use (read from outside its "
+                         "process, so the machine's load does not change it).").tag(config=True)
+    define_timeout = Float(5.0, help="CPU seconds each answer cell may use to run; one that runs past it is left "
+                           "out, and only the checks that need what it defines fail.").tag(config=True)
+    wall_factor = Float(6.0, help="How many times its CPU seconds a call, a cell or the submission may also wait on "
+                        "the clock (code that sleeps uses no CPU time; code that computes is never stopped by the "
+                        "clock).").tag(config=True)
     max_strikes = Integer(3, help="Hangs or crashes after which the student's function is not called again.").tag(
         config=True)
     child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
     child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
     max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
-    total_seconds = Float(45.0, help="Seconds for all the checks of one submission together; a check not reached "
-                          "within them fails as TimedOut and says so.").tag(config=True)
+    total_seconds = Float(45.0, help="CPU seconds the student's code may use for all the checks of one submission "
+                          "together; a check not reached within them fails as TimedOut and says so.").tag(config=True)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.launcher = launchers.chosen(self)  # the grading child's (c.Grader.launcher_class)
 
-    def preprocess(self, nb, resources):
+    def start(self, nb, resources):
+        """Begin deciding the grade cells in a thread of this process; returns the Future of the verdicts."""
         self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than grade without it
         known = gradebook_cells(resources)
         tests = [(cell.name, cell.source) for cell in known if cell.is_check]
@@ -42,13 +53,24 @@ class TrustedGrades(NbGraderPreprocessor):
         # The student's cells are the solution cells the gradebook knows, as the student wrote them.
         student_cells = [cell.source for cell in nb.cells
                          if cell.cell_type == "code" and cells.is_solution(cell) and cells.grade_id(cell) in solution_ids]
+        one = ThreadPoolExecutor(1, thread_name_prefix="trusted-grades")
+        future = one.submit(self._decide, student_cells, tests, resources["nbgrader"]["student"],
+                             resources.get("metadata", {}).get("path"))
+        one.shutdown(wait=False)  # its thread ends with the work
+        return future
+
+    def _decide(self, student_cells, tests, student, data_folder):
         started = time.monotonic()
         verdicts = decide(student_cells, tests, call_timeout=self.call_timeout, define_timeout=self.define_timeout,
                           max_strikes=self.max_strikes, memory=self.child_memory, max_reply=self.max_reply,
                           cpu_seconds=self.child_cpu_seconds, launcher=self.launcher,
-                          total_seconds=self.total_seconds, data_folder=resources.get("metadata", {}).get("path"))
-        self.log.info("Trusted grading of %s took %.2f s", resources["nbgrader"]["student"],
-                      time.monotonic() - started)
+                          total_seconds=self.total_seconds, wall_factor=self.wall_factor, data_folder=data_folder)
+        self.log.info("Trusted grading of %s took %.2f s", student, time.monotonic() - started)
+        return verdicts
+
+    def preprocess(self, nb, resources):
+        running = resources.pop(RUNNING, None)
+        verdicts = (running or self.start(nb, resources)).result()
         for cell in nb.cells:
             if cells.is_check(cell):
                 verdict = verdicts.get(cells.grade_id(cell), NOT_GRADED)

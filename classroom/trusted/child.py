@@ -1,8 +1,11 @@
 """One grading child process: started by the grading run's launcher (classroom.sandbox.launchers), spoken to in
 classroom.trusted.protocol, watched from outside.
 
-`Child.request` sends one frame and waits at most `timeout` seconds for the reply, reading at most `max_reply`
-bytes; a child that hangs raises TimeoutError, one that dies or overflows raises StudentError (with its kind).
+`Child.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
+seconds of the CPU time the child's process tree uses (read from outside, so that the load of the machine does not
+change it) and at most `timeout` seconds on the clock, a limit for code that waits rather than computes (a child
+still computing at that time is given more, however loaded the machine); a child that runs past either raises
+TimeoutError (OutOfCpuTime for the first), one that dies or overflows raises StudentError (with its kind).
 
 What the grader decides on is read by the grader itself, never reported by the child:
   * the arguments of a call live in two files the grader writes (`Inputs`): the child maps the writeable ones
@@ -30,7 +33,18 @@ from . import failures, protocol, server
 from .errors import StudentError
 
 POLL = 0.002  # seconds between two readings of memory while a measured call runs
+CPU_POLL = 0.02  # seconds between two readings of the CPU time a request has used
+COMPUTING = 0.05  # share of a CPU that a child past its time on the clock must be using to be given more
 RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
+CPU_RESCAN = 0.5  # seconds between two searches for the processes whose CPU time a request uses
+
+
+class OutOfCpuTime(TimeoutError):
+    """A request used more CPU time than it may; `seconds` is how much it had used when it was stopped."""
+
+    def __init__(self, seconds):
+        super().__init__(f"{seconds:.1f} s of CPU time")
+        self.seconds = seconds
 
 
 class Inputs:
@@ -77,8 +91,8 @@ class Inputs:
             specs.append({"value": value, "arrays": nested})
         for path, pieces in parts.items():
             with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound
-                file.truncate(0)
-                file.truncate(sizes[path])
+                if os.fstat(file.fileno()).st_size != sizes[path]:  # resizing costs far more than writing
+                    file.truncate(sizes[path])
                 for offset, data in pieces:
                     file.seek(offset)
                     file.write(data)
@@ -121,6 +135,7 @@ class Child:
             self.kill()
             raise
         self.received = 0
+        self.cpu_spent = 0.0
 
     def _start(self, memory, launcher, cpu_seconds, processes):
         env = launch.untrusted_env(self.home)
@@ -134,24 +149,30 @@ class Child:
     def alive(self):
         return self.proc.poll() is None
 
-    def request(self, header, blobs=(), timeout=5.0, watch=None):
-        """Send one request and return the reply; `watch()` is called every POLL seconds while waiting."""
+    def request(self, header, blobs=(), timeout=5.0, watch=None, cpu=None):
+        """Send one request and return the reply; `watch()` is called every POLL seconds while waiting. `cpu`: the
+        CPU seconds the child's tree may use for it (None: no such limit)."""
         deadline = time.monotonic() + timeout
+        self.cpu_spent = 0.0
+        start = self.tree.cpu()
+        budget = None if cpu is None else (start + cpu, cpu, start, time.monotonic())
         try:
             protocol.send(self.proc.stdin, header, blobs)
         except (BrokenPipeError, OSError):
             raise self._died() from None
         self.received = 0
         try:
-            return protocol.recv_frame(lambda n: self._read_exact(n, deadline, watch))
+            return protocol.recv_frame(lambda n: self._read_exact(n, deadline, watch, budget))
         except EOFError:
             raise self._died() from None
         except (ValueError, RecursionError, MemoryError, AttributeError, TypeError):  # a reply no server.py sends
             self.kill()
             raise StudentError("the process running your code sent back a malformed reply", failures.WRONG_TYPE) \
                 from None
+        finally:
+            self.cpu_spent = self.tree.cpu() - start  # what this request cost, whatever its end
 
-    def _read_exact(self, n, deadline, watch):
+    def _read_exact(self, n, deadline, watch, budget=None):
         self.received += n
         if self.received > self.max_reply:
             self.kill()
@@ -161,11 +182,16 @@ class Child:
         chunks, need = [], n
         while need:
             left = deadline - time.monotonic()
+            if left <= 0 and budget and self._computing(budget):
+                deadline, left = time.monotonic() + CPU_POLL, CPU_POLL  # slowed by the machine's load, not waiting
             if left <= 0:
                 raise TimeoutError
-            if not select.select([fd], [], [], min(left, POLL) if watch else left)[0]:
+            wait = min(left, POLL if watch else CPU_POLL if budget else left)
+            if not select.select([fd], [], [], wait)[0]:
                 if watch:
                     watch()
+                if budget and self.tree.cpu() > budget[0]:
+                    raise OutOfCpuTime(budget[1] + self.tree.cpu() - budget[0])
                 continue
             chunk = os.read(fd, min(need, 1 << 20))
             if not chunk:
@@ -173,6 +199,12 @@ class Child:
             chunks.append(chunk)
             need -= len(chunk)
         return b"".join(chunks)
+
+    def _computing(self, budget):
+        """Whether the child has used at least COMPUTING of the time since the request began: then it computes,
+        and only its CPU time is judged; a child that sleeps or waits uses next to none."""
+        _, _, start, began = budget
+        return self.tree.cpu() - start >= COMPUTING * (time.monotonic() - began)
 
     def _died(self):
         try:
@@ -244,21 +276,40 @@ class Peak:
 
 
 class Tree:
-    """The resident memory of a process and all its descendants (psutil). psutil finds descendants by reading every
-    process of the machine, far slower than one reading of memory, so the tree is found again at most every RESCAN
-    seconds; the memory of its processes is read every time (those that exited count nothing)."""
+    """The resident memory and the CPU time of a process and all its descendants (psutil). psutil finds descendants
+    by reading every process of the machine, far slower than one reading, so the tree is found again at most every
+    RESCAN seconds for memory (where a new process must be seen at once) and every CPU_RESCAN seconds for CPU time;
+    the memory of its processes is read every time (those that exited count nothing), and their CPU time with that
+    of the children they have reaped."""
 
     def __init__(self, pid):
-        self.pid, self.found, self.when = pid, [], -RESCAN
+        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
 
-    def rss(self):
-        if time.monotonic() - self.when >= RESCAN:
+    def _rescan(self, interval):
+        if time.monotonic() - self.when >= interval:
             try:
                 top = psutil.Process(self.pid)
                 self.found = [top, *top.children(recursive=True)]
             except psutil.Error:
                 self.found = []
             self.when = time.monotonic()
+
+    def cpu(self, rescan=False):
+        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
+        `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
+        self._rescan(0.0 if rescan else CPU_RESCAN)
+        total = 0.0
+        for process in self.found:
+            try:
+                times = process.cpu_times()
+                total += times.user + times.system + times.children_user + times.children_system
+            except psutil.Error:
+                pass
+        self.gone = max(self.gone, total)
+        return self.gone
+
+    def rss(self):
+        self._rescan(RESCAN)
         total = 0
         for process in self.found:
             try:

@@ -16,8 +16,10 @@ The child is started by path (`python -I server.py`, inside the sandbox), so thi
 and NumPy only, and is loaded from beside server.py there (classroom.sandbox binds it read-only).
 
 Requests:
-  {"op": DEFINE, "cells": [str], "each_on_its_own": bool}   run the cells in one namespace; each_on_its_own: one
-                                                             that raises does not stop the next (reply lists errors)
+  {"op": READY}                                              answered once the child has started: {"ok": true}
+  {"op": DEFINE, "cells": [str], "each_on_its_own": bool,    run the cells in one namespace; each_on_its_own: one
+   "first": int}                                             that raises does not stop the next (reply lists errors,
+                                                             numbering the cells from `first`)
   {"op": LOOKUP, "name": str}                                what is `name`: MISSING, FUNCTION, or a value
   {"op": CALL, "name": str, "inputs": [spec], "trace": bool}  a spec is an array in a file the grader wrote
                                                              (classroom.trusted.child.Inputs) or {"value": tree}
@@ -27,11 +29,12 @@ Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "base": the near
 import builtins
 import io
 import json
+import numbers
 import struct
 
 import numpy as np
 
-DEFINE, LOOKUP, CALL = "define", "lookup", "call"
+DEFINE, LOOKUP, CALL, READY = "define", "lookup", "call", "ready"
 
 # Kinds of value a reply describes.
 MISSING = "missing"            # LOOKUP: no such name
@@ -122,6 +125,8 @@ class _Tree:
             return value
         if type(value) is list and (numbers := packed(value)) is not None:
             return {"numbers": self.on_array(numbers)}
+        if isinstance(value, np.ndarray) and value.dtype.hasobject and value.ndim == 1:
+            value = _numbers_array(value)  # as np.asarray(value, float) reads an array of Fractions, say
         if isinstance(value, np.ndarray):
             if value.dtype.kind not in ARRAY_KINDS:
                 raise TooBig("ndarray of Python objects" if value.dtype.hasobject else f"ndarray of {value.dtype}")
@@ -145,7 +150,33 @@ class _Tree:
             if isinstance(value, kind):
                 items = sorted(value, key=repr) if kind in (set, frozenset) else value
                 return {tag: [self.node(item, depth + 1) for item in items]}
+        number = _real(value)
+        if number is not None:
+            return number
         raise TooBig(type(value).__name__)
+
+
+def _real(value):
+    """A number of another type (fractions.Fraction, decimal.Decimal) as the int or float a grade cell in the
+    student's kernel reads it as (classroom.checks.exercise.three_numbers, attention_lesson.quiz.answer_form), so
+    that Validate and the grader read one answer alike; None for anything else, or a number that refuses."""
+    try:
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if isinstance(value, numbers.Real) or isinstance(value, numbers.Number) and not isinstance(value,
+                                                                                               numbers.Complex):
+            return float(value)
+    except Exception:  # the student's object refused to convert: it is described as the type it is
+        return None
+    return None
+
+
+def _numbers_array(array):
+    """A small 1-D array of Python objects that are all real numbers, as an array of floats; else as it is."""
+    if array.size > MAX_ITEMS:
+        return array
+    items = [item if type(item) in (int, float) else _real(item) for item in array.tolist()]
+    return array if any(item is None or type(item) is bool for item in items) else np.array(items, dtype=float)
 
 
 def packed(value):

@@ -3,28 +3,36 @@
 `StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
 classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
 turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy`
-for a function: calling it puts the arguments in files the grader reads back itself, waits at most `call_timeout`
-seconds, and returns plain data rebuilt here (classroom.trusted.protocol: arrays, numbers, strings, None, and lists,
-tuples, sets and dicts of them, or a `ForeignObject` that refuses every use). Nothing the student's code defines
-ever runs in this process, so patched NumPy, patched builtins, lying objects and frame inspection cannot reach the
-checks.
+for a function: calling it puts the arguments in files the grader reads back itself, lets the child use at most
+`call_timeout` seconds of CPU time, and returns plain data rebuilt here (classroom.trusted.protocol: arrays, numbers,
+strings, None, and lists, tuples, sets and dicts of them, or a `ForeignObject` that refuses every use). Nothing the
+student's code defines ever runs in this process, so patched NumPy, patched builtins, lying objects and frame
+inspection cannot reach the checks.
 
-Failures of the student's code arrive as `StudentError` (classroom.trusted.errors, with their kind); a child that
-hangs is killed after `call_timeout`; a child that dies is reported and restarted for the next call, until
-`max_strikes` hangs or deaths, after which calls fail at once (an infinite loop must not cost minutes). All of it,
-for one submission, fits in `total_seconds`: past that every request fails at once with OutOfTime.
+Every time limit is CPU time of the child's process tree, read from outside it (classroom.trusted.child), so the
+machine's load cannot change a grade; code that waits instead meets the clock, `wall_factor` times each limit. Each
+answer cell runs within `define_timeout`: one that runs past it is left out (the child starts again without it),
+and only the names it would have set fail, saying by how much it was over. Failures of the student's code arrive
+as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is killed after `call_timeout`; a
+child that dies is reported and restarted for the next call, until `max_strikes` hangs or deaths, after which calls
+fail at once (an infinite loop must not cost minutes). All of it, for one submission, fits in `total_seconds`:
+past that every request fails at once with OutOfTime.
 """
 import time
 
 import numpy as np
 
 from . import failures, protocol
-from .child import Child
+from .child import Child, OutOfCpuTime
 from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
 from .unanswered import not_answered
-from ..checks.loops import bound_names
+from ..checks.loops import bound_names, cell_name
 from ..units import MiB
+
+# A request may also wait this many times its CPU time on the clock (code that sleeps or blocks uses no CPU time):
+# far more than a loaded machine stretches honest work, so that only waiting runs into it.
+WALL_FACTOR = 6
 
 
 class ForeignObject:
@@ -66,7 +74,8 @@ class StudentCode:
     are copied into each child's working folder."""
 
     def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
-                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None, data_folder=None):
+                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None, wall_factor=WALL_FACTOR,
+                 data_folder=None):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
         self.cells, self.notes = [], []
@@ -75,13 +84,16 @@ class StudentCode:
             self.cells.append(code)
             self.notes += notes
         self.cell_errors = []
-        self.call_timeout = call_timeout
-        self.define_timeout = define_timeout
+        self.call_timeout = call_timeout  # CPU seconds
+        self.define_timeout = define_timeout  # CPU seconds
+        self.wall_factor = wall_factor
+        self.slow_cells = {}  # {answer cell number: what it did past its time}, left out of the child
         self.max_strikes = max_strikes
         self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher,
                        "data_folder": data_folder}
         self.total_seconds = total_seconds
-        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds
+        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds * wall_factor
+        self.cpu_used = 0.0  # CPU seconds the student's processes have used, over every child
         self.strikes = 0
         self.last_strike = None
         self.define_error = None
@@ -93,21 +105,44 @@ class StudentCode:
         """All the student's code as one text, as the grading child runs it (what the static checks read)."""
         return "\n\n".join(self.cells)
 
+    def place(self, line):
+        """Where line `line` of `source` is, in words: "line 3 of your answer cell that defines score_gradient"."""
+        start = 1
+        for cell in self.cells:
+            following = start + cell.count("\n") + 2  # "\n\n".join(cells)
+            if line < following or cell is self.cells[-1]:
+                if len(self.cells) == 1:
+                    return f"line {line - start + 1} of your solution cell"
+                return f"line {line - start + 1} of your answer cell {cell_name(cell)}".rstrip()
+            start = following
+        return f"line {line}"
+
     # -- the time of the whole submission -----------------------------------------------------------------------
     def seconds_left(self):
-        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
+        """The CPU seconds left to the submission (0 once its time on the clock, wall_factor times longer for code
+        that waits, has run out too)."""
+        if self.total_seconds is None:
+            return float("inf")
+        return max(self.total_seconds - self.cpu_used, 0.0) if time.monotonic() < self.deadline else 0.0
 
     def out_of_time(self, what="this check was not reached"):
         pace = (f"; your function took about {self.call_seconds / self.calls:.1f} s per call"
                 if self.calls else "")
-        return OutOfTime(f"{what}: grading one submission stops after {self.total_seconds:g} s{pace}")
+        return OutOfTime(f"{what}: grading one submission stops after {self.total_seconds:g} s of CPU time (or "
+                         f"{self.total_seconds * self.wall_factor:g} s on the clock){pace}")
 
-    def _timeout(self, limit):
-        """(seconds this request may take, whether the submission's time is what limits it)."""
-        left = self.seconds_left()
-        if left <= 0:
+    def _timeout(self, cpu):
+        """(CPU seconds, seconds on the clock) this request may take, and which of the two is the submission's
+        time rather than the request's own: (cpu, wall, cpu is the submission's, wall is the submission's)."""
+        if self.seconds_left() <= 0:
             raise self.out_of_time()
-        return min(limit, left), left < limit
+        cpu_left = self.seconds_left()
+        wall_left = self.deadline - time.monotonic() if self.deadline is not None else float("inf")
+        wall = cpu * self.wall_factor
+        return min(cpu, cpu_left), min(wall, wall_left), cpu_left < cpu, wall_left < wall
+
+    def _spent(self, child):
+        self.cpu_used += child.cpu_spent
 
     # -- children ---------------------------------------------------------------------------------------------
     def _fail_define(self, child, error):
@@ -116,35 +151,71 @@ class StudentCode:
         raise error
 
     def _start(self):
-        """A child with the solution defined in it, or a StudentError that says why there cannot be one."""
+        """A child with the solution defined in it, or a StudentError that says why there cannot be one. Answer
+        cells are run one request each, each within its own time: one that runs past it is left out (the child is
+        started again without it), and the names it would have set fail with TIMED_OUT, saying so."""
         if self.define_error is not None:
             raise StudentError(str(self.define_error), self.define_error.kind)
         if self.strikes >= self.max_strikes:
             raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
                                "times", self.last_strike or failures.CRASHED)
-        timeout, by_budget = self._timeout(self.define_timeout)
         child = Child(**self.limits)
-        request = {"op": protocol.DEFINE, "cells": self.cells, "each_on_its_own": len(self.cells) > 1}
         try:
-            reply, _ = child.request(request, timeout=timeout)
-        except TimeoutError:
-            if by_budget:
+            child.request({"op": protocol.READY}, timeout=self._timeout(self.define_timeout)[1])
+        except (TimeoutError, StudentError):  # it never came up: not the student's doing, unless a check says so
+            child.kill()
+            raise StudentError("the process that runs your code did not start (the grading machine may be "
+                               "overloaded): tell your teacher", failures.CRASHED) from None
+        child.tree.cpu(rescan=True)  # its processes are all there now: what each request uses counts them all
+        errors = []
+        alone = len(self.cells) > 1
+        for number, cell in enumerate(self.cells, start=1):
+            if number in self.slow_cells:
+                continue
+            reply, too_slow = self._define(child, number, cell, alone)
+            if too_slow:
+                if not alone:
+                    self._fail_define(child, StudentError(f"running your solution cell {too_slow} (an infinite loop "
+                                                          "outside the function?)", failures.TIMED_OUT))
+                child.kill()
+                self.slow_cells[number] = too_slow
+                return self._start()
+            if not reply.get("ok"):
+                error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
+                if reply.get("error") == "NotImplementedError":
+                    error = StudentError(not_answered("your solution cell", message=reply.get("message")))
+                elif reply.get("error") != "NameError":
+                    error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
+                self._fail_define(child, error)
+            errors += reply.get("errors", [])
+        self.cell_errors = errors
+        return child
+
+    def _define(self, child, number, cell, alone):
+        """Run one answer cell in `child`: (the reply, None), or (None, how it ran past its time, in words). It may
+        run on to twice its CPU time, so that the student learns by how much it is too slow."""
+        request = {"op": protocol.DEFINE, "cells": [cell], "each_on_its_own": alone, "first": number}
+        limit = self.define_timeout
+        cpu, timeout, cpu_budget, wall_budget = self._timeout(2 * limit)
+        timeout = min(timeout, limit * self.wall_factor)
+        try:
+            reply, _ = child.request(request, timeout=timeout, cpu=cpu)
+        except TimeoutError as exc:
+            self._spent(child)
+            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
                 child.kill()
                 raise self.out_of_time("this check was not finished") from None
-            self._fail_define(child, StudentError(f"running your solution cell did not finish within "
-                                                  f"{self.define_timeout:g} s (an infinite loop outside the "
-                                                  "function?)", failures.TIMED_OUT))
+            if isinstance(exc, OutOfCpuTime):
+                return None, f"was still running after {cpu:g} s of CPU time, twice the {limit:g} s it may use"
+            return None, f"did not finish within {timeout:g} s, though it used little CPU time (a sleep?)"
         except StudentError as exc:
+            self._spent(child)
             self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
-        if not reply.get("ok"):
-            error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
-            if reply.get("error") == "NotImplementedError":
-                error = StudentError(not_answered("your solution cell", message=reply.get("message")))
-            elif reply.get("error") != "NameError":
-                error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
-            self._fail_define(child, error)
-        self.cell_errors = list(reply.get("errors", []))
-        return child
+        self._spent(child)
+        if child.cpu_spent > limit:
+            return None, (f"took {child.cpu_spent:.1f} s of CPU time, {child.cpu_spent - limit:.1f} s more than the "
+                          f"{limit:g} s it may use")
+        return reply, None
 
     def child(self):
         """The running child (started, or restarted after a hang or a crash, on demand)."""
@@ -166,17 +237,23 @@ class StudentCode:
     # -- requests ---------------------------------------------------------------------------------------------
     def _request(self, header, watch=None):
         child = self.child()
-        timeout, by_budget = self._timeout(self.call_timeout)
+        cpu, timeout, cpu_budget, wall_budget = self._timeout(self.call_timeout)
         try:
-            return child.request(header, timeout=timeout, watch=watch)
-        except TimeoutError:
-            if by_budget:
+            return child.request(header, timeout=timeout, watch=watch, cpu=cpu)
+        except TimeoutError as exc:
+            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
                 self.close()
                 raise self.out_of_time("this check was not finished") from None
-            error = StudentError(f"your function did not return within {self.call_timeout:g} s (an infinite loop?)",
-                                 failures.TIMED_OUT)
+            if isinstance(exc, OutOfCpuTime):
+                error = StudentError(f"your function used more than {cpu:g} s of CPU time in one call (an infinite "
+                                     "loop?)", failures.TIMED_OUT)
+            else:
+                error = StudentError(f"your function did not return within {timeout:g} s, though it used little CPU "
+                                     "time (a sleep, or waiting for something?)", failures.TIMED_OUT)
         except StudentError as exc:
             error = exc
+        finally:
+            self._spent(child)
         child.kill()
         self._child = None
         self.strikes += 1
@@ -198,6 +275,11 @@ class StudentCode:
     def _not_defined(self, name):
         """The NameError for a `name` the student's cells leave undefined, with the one reason that matters: the
         error of the answer cell that binds it, or an answer cell still raising NotImplementedError."""
+        slow = [number for number in self.slow_cells if name in bound_names(self.cells[number - 1])]
+        if slow:
+            cell = f"your answer cell {cell_name(self.cells[slow[0] - 1])}".rstrip()
+            return StudentError(f"`{name}` is not set: {cell} {self.slow_cells[slow[0]]}, so the grader went on "
+                                "without that cell; keep slow self-tests out of answer cells", failures.TIMED_OUT)
         if len(self.cells) == 1:
             return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
                              "own: keep imports and helpers inside it)")
@@ -257,6 +339,10 @@ class FunctionProxy:
     def source(self):
         """The student's code that defines this function, as the child runs it (for the static reading)."""
         return self.code.source
+
+    def place(self, line):
+        """Where a line of `source` is, in the student's words (see StudentCode.place)."""
+        return self.code.place(line)
 
     def __call__(self, *args, **kwargs):
         if kwargs:

@@ -99,7 +99,7 @@ def _define(namespace, request):
             return protocol.error_reply(exc)
         return {"ok": True, "errors": []}
     errors = []
-    for number, source in enumerate(cells, start=1):
+    for number, source in enumerate(cells, start=int(request.get("first", 1))):
         try:
             exec(compile(source, f"<your answer cell {number}>", "exec"), namespace)
         except BaseException as exc:  # one cell's failure must not cost the others
@@ -171,7 +171,9 @@ def serve(proto_in, proto_out):
             return
         op = request.get("op")
         try:
-            if op == protocol.DEFINE:
+            if op == protocol.READY:
+                reply, out = {"ok": True}, []
+            elif op == protocol.DEFINE:
                 reply, out = _define(namespace, request), []
             elif op == protocol.LOOKUP:
                 reply, out = _lookup(namespace, request["name"])

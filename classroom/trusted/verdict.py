@@ -6,7 +6,7 @@ This process never runs the student's code; it runs only the test code, with the
 of a child process (classroom.trusted.proxy).
 """
 import builtins
-import contextlib
+import functools
 import io
 from dataclasses import dataclass, replace
 
@@ -99,10 +99,10 @@ def decide(cells, tests, **limits):
                 verdicts[grade_id] = Verdict(failures.TIMED_OUT, str(student.out_of_time())[:MAX_MESSAGE])
                 continue
             printed, calls = io.StringIO(), student.calls
+            namespace["print"] = functools.partial(print, file=printed)  # this thread's, not sys.stdout for all
             try:
                 compiled = compile(code, "<check>", "exec", dont_inherit=True, optimize=0)  # no grade id in messages
-                with contextlib.redirect_stdout(printed):
-                    exec(compiled, namespace)
+                exec(compiled, namespace)
             except Exception as exc:
                 kind, message = _failure(exc, called=student.calls > calls)
                 verdicts[grade_id] = Verdict(kind, message[:MAX_MESSAGE], printed.getvalue()[:MAX_PRINTED])

@@ -16,6 +16,7 @@ from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_g
 import numpy as np
 
 import classroom.checks.exercise as _checks
+from classroom.checks import measures
 
 _checks.stderr_as_output()  # under Validate only: it fails a check on any stderr, and the grader does not
 
@@ -88,6 +89,7 @@ if not np.allclose(_hand, _chained, rtol=1e-6, atol=1e-9):
 A = np.array([[0.5, 0.5], [0.25, 0.75]])
 G = np.array([[1.0, 0.0], [0.0, 0.0]])
 expected = np.array([[0.25, -0.25], [0.0, 0.0]])
+measures.runs_alone(score_gradient)
 result = score_gradient(A, G)
 assert np.allclose(result, expected), f"expected\n{expected}\nbut your function returned\n{result}"
 print("The 2 x 2 example is right.")
@@ -185,60 +187,54 @@ _constant_rows(50)
 
 # %% inputs_left_untouched (1 point)
 """A and G are the same after the call, and read-only inputs are accepted."""
+_checks.computes_from_both(score_gradient)
 _checks.leaves_inputs_alone(score_gradient, 61)
 print("A and G are unchanged after the call, and read-only inputs work.")
-# Only when graded: the same on an example you have not seen, where the values must also be right.
+# Only when graded: the same on an example you have not seen.
 ### BEGIN HIDDEN TESTS
-A, G, out = _checks.leaves_inputs_alone(score_gradient, 60)
-_right_values(out, A, G, _expected(A, G))
+_checks.leaves_inputs_alone(score_gradient, 60)
 ### END HIDDEN TESTS
 
 # %% returns_float_array_T_by_T (1 point)
 """The result is a NumPy array of floats with shape (T, T)."""
 def _is_float_array(T, seed):
+    _checks.computes_from_both(score_gradient)
     out = score_gradient(*_checks.case(T, seed))
     assert isinstance(out, np.ndarray), f"return a NumPy array, not a {type(out).__name__}"
     assert out.shape == (T, T), f"for ({T}, {T}) inputs the result should have shape ({T}, {T}), not {out.shape}"
     assert np.issubdtype(out.dtype, np.floating), f"return floats, not {out.dtype}"
-    return out
 
 
 _is_float_array(7, 71)
 print("Your function returns a (7, 7) array of floats for (7, 7) inputs.")
-# Only when graded: the same on an example you have not seen, where the values must also be right.
+# Only when graded: the same on an example you have not seen.
 ### BEGIN HIDDEN TESTS
-A, G = _checks.case(7, 70)
-_right_values(_is_float_array(7, 70), A, G, _expected(A, G))
+_is_float_array(7, 70)
 ### END HIDDEN TESTS
 
 # %% no_python_loop (1 point)
-"""Works with whole-array operations: no Python loop or comprehension, over cells or rows."""
-from classroom.checks import measures
-
+"""Works with whole-array operations: no loop over cells or rows, in Python or in disguise."""
+_checks.computes_from_both(score_gradient)
 _loops = measures.python_loops(score_gradient)
-assert not _loops, "a Python loop does the work that broadcasting should do: " + "; ".join(_loops)
-print("No Python loop over rows or cells.")
-# Only when graded: the count of Python lines, taken where your code cannot switch it off; values at T = 40.
-### BEGIN HIDDEN TESTS
-A, G = _checks.case(40, 80)
-want = _expected(A, G)
-_right_values(score_gradient(A, G), A, G, want)
-### END HIDDEN TESTS
+assert not _loops, "score_gradient should work on whole arrays, with no loop over cells or rows: " + "; ".join(
+    _loops)
+print("No loop over rows or cells: the Python lines one call runs do not grow with T.")
 
 # %% no_jacobian_memory (1 point)
 """Peak memory stays a few (T, T) arrays: no (T, T, T) Jacobian is built."""
+_checks.computes_from_both(score_gradient)
 _checks.small_peak(score_gradient, 200, 91, 32 * 2 ** 20, measures.peak_extra_bytes)
 print("At T = 200 one call stays far below the size of a (T, T, T) array.")
 # Only when graded: the same at T = 400, with the memory measured by the grader outside your process.
 ### BEGIN HIDDEN TESTS
-A, G = _checks.case(400, 90)
-want = _expected(A, G)
-_right_values(score_gradient(A, G), A, G, want)
 _checks.small_peak(score_gradient, 400, 90, 64 * 2 ** 20, measures.peak_extra_bytes)
 ### END HIDDEN TESTS
 
 # %% size_follows_the_definition (2 points)
 """score_gradient_size(Q, K, G, divisor) is the mean of |dl/ds| for the logits s = Q K^T / divisor."""
+measures.runs_alone(score_gradient_size, score_gradient)
+
+
 def _size_follows(T, d_k, seed):
     Q, K, G = _checks.draw(T, d_k, seed)
     for divisor in (1.0, float(np.sqrt(d_k))):
@@ -252,25 +248,37 @@ def _size_follows(T, d_k, seed):
 
 _size_follows(8, 16, 3)
 print("score_gradient_size follows its definition on an 8 x 8 draw with d_k = 16, with and without the divisor.")
-# Only when graded: the same on draws you have not seen, at d_k = 4, 64 and 1024.
+# Only when graded: the same on draws you have not seen, at d_k = 4, 64 and 1024, and with logits in the hundreds.
 ### BEGIN HIDDEN TESTS
 for _T, _d_k, _seed in ((8, 4, 101), (8, 64, 102), (12, 1024, 103)):
     _size_follows(_T, _d_k, _seed)
+_Q, _K, _G = _checks.draw(8, 64, 104)
+_Q[:, 0] = _K[:, 0] = 30.0  # every score of a row grows by 900, which the softmax ignores
+_want = _checks.size_by_definition(score_gradient, _Q, _K, _G.copy(), 1.0)
+_got = float(score_gradient_size(_Q.copy(), _K.copy(), _G.copy(), 1.0))
+assert np.isclose(_got, _want, rtol=1e-6, atol=1e-15), (
+    f"with logits near 900 (undivided, every logit of a row shifted alike, which changes no weight), "
+    f"score_gradient_size returned {_got:.6g} instead of {_want:.6g}: exp overflows past e^709, so exponentiate each "
+    "logit minus its row's largest logit")
 ### END HIDDEN TESTS
 
 # %% sizes_match_the_measurement (3 points)
 """mean_sizes(d_k, draws, seed) averages the gradient size over random draws, undivided and divided by sqrt(d_k)."""
+measures.runs_alone(mean_sizes, score_gradient_size, score_gradient)
 _small, _wide = _checks.two_sizes(mean_sizes, 8, 200, 1), _checks.two_sizes(mean_sizes, 512, 200, 2)
 assert _wide[0] < 0.5 * _small[0], (f"undivided, the size should shrink as d_k grows, yet it went from "
                                     f"{_small[0]:.3g} at d_k = 8 to {_wide[0]:.3g} at d_k = 512")
 assert abs(_wide[1] / _small[1] - 1) < 0.25, (f"divided by sqrt(d_k), the size should hold, yet it went from "
                                               f"{_small[1]:.3g} at d_k = 8 to {_wide[1]:.3g} at d_k = 512")
+_checks.drawn_from_the_seed(mean_sizes, 64, 10, (5, 6))
 print(f"Undivided the size falls from {_small[0]:.3g} to {_wide[0]:.3g}; divided it holds ({_small[1]:.3g}, "
-      f"{_wide[1]:.3g}).")
-# Only when graded: each average near the grader's own (divided 5 %, undivided 25 %), at unseen widths and seeds.
+      f"{_wide[1]:.3g}). The same seed gives the same sizes, another seed others.")
+# Only when graded: each average near the grader's own (divided 5 %, undivided 25 %), at unseen widths and seeds;
+# and averages over 10 draws that vary from seed to seed as much as such averages do.
 ### BEGIN HIDDEN TESTS
 def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
-    """The grader's measurement: every draw at once, as a stack of (T, T) logit matrices."""
+    """The grader's measurement: every draw at once, as a stack of (T, T) logit matrices. Returns, undivided and
+    divided, the mean size and the spread (standard deviation) of one draw's size."""
     rng = np.random.default_rng(seed)
     Q, K, G = rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, d_k)), rng.normal(size=(draws, T, T))
     sizes = []
@@ -278,14 +286,22 @@ def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
         S = Q @ K.transpose(0, 2, 1) / divisor
         A = np.exp(S - S.max(axis=2, keepdims=True))
         A /= A.sum(axis=2, keepdims=True)
-        sizes.append(np.mean(np.abs(A * (G - np.sum(A * G, axis=2, keepdims=True)))))
+        each = np.mean(np.abs(A * (G - np.sum(A * G, axis=2, keepdims=True))), axis=(1, 2))
+        sizes.append((float(each.mean()), float(each.std())))
     return sizes
 
 
 for _d_k, _seed in ((16, 211), (256, 212)):
-    for _name, _got, _want, _within in zip(("undivided", "divided"), _checks.two_sizes(mean_sizes, _d_k, 400, _seed),
-                                           _reference_sizes(_d_k), (0.25, 0.05)):
-        assert abs(_got / _want - 1) < _within, (
+    _want = _checks.remembered(_reference_sizes, _d_k)  # the same for every student: measured once per run
+    _sizes = _checks.two_sizes(mean_sizes, _d_k, 400, _seed)
+    for _name, _got, (_mean, _), _within in zip(("undivided", "divided"), _sizes, _want, (0.25, 0.05)):
+        assert abs(_got / _mean - 1) < _within, (
             f"at d_k = {_d_k}, {_name}, your average over 400 draws is {_got:.3g} but the grader measures "
-            f"{_want:.3g}: check the divisor, the softmax's axis and that each draw is new")
+            f"{_mean:.3g}: check the divisor, the softmax's axis and that each draw is new")
+_averages = [_checks.two_sizes(mean_sizes, 64, 10, _seed)[1] for _seed in range(300, 308)]
+_spread = _checks.remembered(_reference_sizes, 64)[1][1] / np.sqrt(10)
+_ratio = np.std(_averages, ddof=1) / _spread  # for averages of draws, between 0.1 and 3 but once in 10^5 or less
+assert 0.1 < _ratio < 3, (
+    f"over 8 seeds, your divided averages of 10 draws spread {_ratio:.2g} times as much as averages of 10 random "
+    "draws do: the sizes should be measured on draws made from the seed, not computed from a formula")
 ### END HIDDEN TESTS

@@ -6,6 +6,7 @@ one student's recorded score for every grade cell against tests/submissions/corp
 import pytest
 
 from coursekit import corpus, course
+from coursekit.quiz_answers import FORMS
 
 ENTRIES = corpus.corpus()
 
@@ -14,11 +15,14 @@ def test_the_corpus_covers_every_kind():
     kinds = {name.split("_")[0] for name in ENTRIES}
     assert {"correct", "wrong", "cheat", "robust"} <= kinds
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
-    used = {entry["solution"] for entry in ENTRIES.values()}
+    used = {name for entry in ENTRIES.values() if "solution" in entry for name in corpus.files(entry["solution"])}
+    forms = {form for entry in ENTRIES.values() for form in entry.get("forms", {}).values()}
+    assert forms <= set(FORMS), f"answer forms not in tests/helpers/quiz_answers.FORMS: {sorted(forms - set(FORMS))}"
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
     answers = {p.name for p in course.ANSWERS.iterdir() if p.suffix in (".py", ".md")}  # .md: a written answer
     defaults = {next(course.ANSWERS.glob(f"{grade_id}.*")).name for grade_id in course.answer_cells()}
-    used = {code for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code} | defaults
+    used = {name for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code
+            for name in corpus.files(code)} | defaults
     assert answers == used, f"answer files not used: {sorted(answers - used)}; missing: {sorted(used - answers)}"
 
 
@@ -27,13 +31,15 @@ def test_the_corpus_covers_every_kind():
 def test_recorded_scores(name, graded_corpus):
     results, maximum = graded_corpus
     entry = ENTRIES[name]
+    notebook = corpus.notebook_name(entry)
+    maximum = maximum[notebook]
     assert name in results, f"{name} has no recorded grade at all"
     place, grades = results[name]
     lost = set(maximum) - set(entry.get("kept", ())) if entry["lost"] == "all" else set(entry["lost"])
     named = lost | set(entry.get("kept", ()))
     assert named <= set(maximum), f"unknown grade ids in corpus.json: {sorted(named - set(maximum))}"
     expected = {grade_id: 0.0 if grade_id in lost else points for grade_id, points in maximum.items()}
-    messages = course.messages(place, name)
+    messages = course.messages(place, name, notebook)
     wrong = {g: (grades.get(g), expected[g], messages.get(g)) for g in expected if grades.get(g) != expected[g]}
     assert not wrong, f"{name}: (recorded, expected, message) per grade cell: {wrong}"
 
@@ -43,7 +49,8 @@ def test_no_wrong_or_cheating_entry_gets_full_marks(graded_corpus):
     results, maximum = graded_corpus
     for name, entry in ENTRIES.items():
         if name.startswith(("wrong", "cheat")):
-            assert sum(results[name][1].values()) < sum(maximum.values()), name
+            cells = maximum[corpus.notebook_name(entry)]
+            assert sum(results[name][1][grade_id] for grade_id in cells) < sum(cells.values()), name
 
 
 @pytest.mark.integration

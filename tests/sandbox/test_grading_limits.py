@@ -24,9 +24,21 @@ def described(source, name="f"):
 
 
 def test_a_self_test_loop_beside_the_function_is_not_the_functions_loop():
-    self_test = GOOD + "for T in (1, 2):\n    A = np.ones((T, T))\n    print([f(A, A) for _ in range(2)])\n"
+    self_test = GOOD + "sizes = [1, 2]\nfor T in sizes:\n    A = np.ones((T, T))\n    print([f(A, A) for _ in sizes])\n"
     assert described(self_test) == []
     assert described(self_test, name=None)  # read as a whole, the cell has loops
+
+
+@pytest.mark.parametrize("source", [
+    "def f(A, G):\n    return A * (G - np.add.reduce(A * G, axis=1, keepdims=True))\n",
+    "def f(A, G):\n    A, G = (np.asarray(x, float) for x in (A, G))\n    return A * G\n",
+    "def f(A, G):\n    A, G = map(np.asarray, (A, G))\n    return A * G\n",
+    "def f(A, G):\n    return sum(A[i] for i in range(3)) + getattr(np, 'sum')(G)\n",
+    "import inspect\nimport threading\ndef f(A, G):\n    return A * G\nprint(inspect.signature(f), getattr(f, 'x' * 2, 0))\n"
+    "def g():\n    return threading.Thread(target=f).start()\n",
+])
+def test_what_is_no_loop_over_cells_or_rows_is_not_read_as_one(source):
+    assert described("import numpy as np\n" + source) == []
 
 
 def test_the_helpers_the_function_uses_are_read_and_the_others_not():
@@ -42,10 +54,14 @@ def test_the_helpers_the_function_uses_are_read_and_the_others_not():
     ("def f(A, G, i=0):\n    return [] if i == len(A) else [A[i]] + f(A, G, i + 1)\n", "recursion"),
     ("def g(A, i):\n    return h(A, i)\ndef h(A, i):\n    return g(A, i + 1) if i else 0\ndef f(A, G):\n"
      "    return g(A, 3)\n", "recursion"),
-    ("import sys\nsys.settrace(None)\ndef f(A, G):\n    return A\n", "settrace"),
+    ("import sys\ndef f(A, G):\n    sys.settrace(None)\n    return A\n", "settrace"),
     ("import numpy as np\nnp.sum = len\ndef f(A, G):\n    return np.sum(A)\n", "a change to the module np"),
-    ("import gc\ndef f(A, G):\n    return A\n", "the module gc"),
-    ("def f(A, G):\n    return getattr(A, 'sum')()\n", "getattr()"),
+    ("import gc\ndef _h(A):\n    gc.collect()\ndef f(A, G):\n    return _h(A)\n", "the module gc"),
+    ("def f(A, G, name='sum'):\n    return getattr(A, name)()\n", "getattr() with a name that is not written out"),
+    ("import numpy as np\ndef f(A, G):\n    return np.fromiter(map(np.dot, A, G), float)\n", "map()"),
+    ("from functools import reduce\ndef f(A, G):\n    return reduce(np.add, A)\n", "functools.reduce"),
+    ("from concurrent.futures import ThreadPoolExecutor as P\npool = P(2)\nclass Box:\n    pass\nbox = Box()\n"
+     "box.run = pool.submit\ndef f(A, G):\n    return box.run(len, A).result()\n", "the module concurrent"),
 ])
 def test_loops_in_disguise_and_what_could_fool_the_count_are_read(source, word):
     assert any(word in what for what in described(source)), described(source)
@@ -109,12 +125,13 @@ def test_a_helper_from_another_cell_is_named_as_such():
 
 @pytest.mark.integration
 def test_the_whole_submission_has_one_time_budget_and_says_what_it_did_not_reach():
-    slow = "import time\ndef f():\n    time.sleep(2)\n    return 1\n"
+    slow = "import time\ndef f():\n    start = time.process_time()\n    while time.process_time() < start + 2:\n" \
+           "        pass\n    return 1\n"
     tests = [("first", "assert f() == 1"), ("second", "assert f() == 1")]
     verdicts = decide([slow], tests, launcher=LAUNCHER, total_seconds=1.0)
     assert [verdicts[g].kind for g in ("first", "second")] == [failures.TIMED_OUT] * 2
     assert "not finished" in verdicts["first"].message and "not reached" in verdicts["second"].message
-    assert "1 s" in verdicts["second"].message
+    assert "1 s of CPU time" in verdicts["second"].message
 
 
 @pytest.mark.integration
