@@ -35,6 +35,12 @@ def is_solution(cell):
     return bool(nbgrader(cell).get("solution"))
 
 
+def is_answer_code(cell):
+    """A code cell the student writes in: the grader runs these, in order, before the checks (a markdown answer,
+    such as a derivation, is graded by hand)."""
+    return cell.get("cell_type") == "code" and is_solution(cell)
+
+
 def is_check(cell):
     """A code cell of tests: graded, and not the student's answer."""
     return cell.get("cell_type") == "code" and is_grade(cell) and not is_solution(cell)

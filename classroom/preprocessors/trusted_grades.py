@@ -52,7 +52,7 @@ class TrustedGrades(NbGraderPreprocessor):
         solution_ids = {cell.name for cell in known if cell.is_solution}
         # The student's cells are the solution cells the gradebook knows, as the student wrote them.
         student_cells = [cell.source for cell in nb.cells
-                         if cell.cell_type == "code" and cells.is_solution(cell) and cells.grade_id(cell) in solution_ids]
+                         if cells.is_answer_code(cell) and cells.grade_id(cell) in solution_ids]
         one = ThreadPoolExecutor(1, thread_name_prefix="trusted-grades")
         future = one.submit(self._decide, student_cells, tests, resources["nbgrader"]["student"],
                              resources.get("metadata", {}).get("path"))

@@ -56,7 +56,7 @@ def test_a_busy_machine_grades_as_an_idle_one(a_busy_core):
     wrong = {}
     for name in NEAR_THE_LIMITS:
         entry = entries[name]
-        answers = [cells.source(c) for c in corpus.notebook(entry)["cells"] if cells.is_solution(c)]
+        answers = [cells.source(c) for c in corpus.notebook(entry)["cells"] if cells.is_answer_code(c)]
         verdicts = decide(answers, tests, launcher=course.LAUNCHER, total_seconds=45.0)
         lost = {grade_id for grade_id, verdict in verdicts.items() if not verdict.passed}
         if lost != set(entry["lost"]):
