@@ -1,6 +1,6 @@
 """Where submissions are staged: in the driver itself, in N processes of this machine, or on Dask workers.
 
-The driver (classroom.autograde) hands `Stager.run` its [(Job, why)] and gets back events in the order things
+The driver (classroom.grading.driver) hands `Stager.run` its [(Job, why)] and gets back events in the order things
 happen: ("started", job, why) when a submission is handed to a grader, ("finished", job, why, outcome) when its
 staging ends, where outcome is a Staged (classroom.grading.staging) or the GraderFailure that stopped it. Only the
 driver commits (classroom.grading.commit), one result at a time: the gradebook has a single writer, whatever the

@@ -15,7 +15,7 @@ class _Bar(tqdm):
 
 
 class Progress:
-    """Progress of one run over `total` submissions; `say` prints one plain line (classroom.autograde.say)."""
+    """Progress of one run over `total` submissions; `say` prints one plain line (classroom.grading.driver.say)."""
 
     def __init__(self, total, say, stream=None, bar=None):
         self.stream = stream or sys.stderr

@@ -1,4 +1,4 @@
-"""One structured result per graded notebook, written once when it is staged and read by every consumer.
+"""One structured result per graded notebook, written once when it is staged (`of_staged`) and read by every consumer.
 
 As Otter-Grader's GradingResults does for a submission, a Result says what the grading of one notebook decided, as
 data: per check its grade id, points, score and failure kind (classroom.trusted.failures) with the sentence the
@@ -25,11 +25,14 @@ grading does not hold, and the next `make autograde` grades it again. Example:
 """
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+
+import nbformat
 
 from .. import atomic, cells as cell_meta
 from ..intake import read_regular
 from ..trusted import failures
+from .notebook_files import shown
 
 FORMAT = 1
 GRADED, NOT_HANDED_IN, UNREADABLE, GRADER_FAILED = "graded", "not_handed_in", "unreadable", "grader_failed"
@@ -162,3 +165,31 @@ def outcomes(nb, scores):
     seen = {check.grade_id for check in checks}
     checks += [CheckOutcome(grade_id, *scored) for grade_id, scored in scores.items() if grade_id not in seen]
     return tuple(checks), tuple(others)
+
+
+def of_staged(job, staged, gb, name, repairs):
+    """The Result of one notebook of `job` graded now, from its staged autograded notebook (`staged`, the
+    classroom.grading.staging.Staged of `job`) and the scores the staged gradebook `gb` holds for it."""
+    filename, note, suspects = job.handed[name]
+    notes = [note] if note and name not in staged.left_out else []
+    notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
+    if staged.dropped and name == job.notebooks[0]:
+        notes.append("These files of your submission were left out: " + "; ".join(
+            f"`{shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
+    if name in staged.incomplete:
+        status, why = GRADER_FAILED, staged.incomplete[name]
+    elif name in staged.left_out:
+        status = UNREADABLE if filename else MISNAMED if suspects else NOT_HANDED_IN
+        why = staged.left_out[name]
+    else:
+        status, why = GRADED, None
+    scores = {grade.name: (float(grade.max_score), float(grade.score))
+              for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades}
+    checks, cells_failed = outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4), scores)
+    if status != GRADED:  # nothing of it ran: every grade cell is not graded, for the reason given
+        checks = tuple(replace(check, kind=check.kind or failures.NOT_GRADED, message=check.message or why)
+                       for check in checks)
+    return Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
+                  Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
+                          repairs.get("stripped", 0)), checks, cells_failed,
+                  suspects=tuple(shown(f) for f in suspects) if status == MISNAMED else ())

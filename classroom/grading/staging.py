@@ -19,12 +19,10 @@ Two kinds of failure are told apart:
 """
 import copy
 import errno
-import json
 import os
-import re
 import shutil
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import nbformat
 
@@ -34,9 +32,6 @@ from . import notebook_files, record, result
 
 NOT_RUN = ("The grader could not grade this notebook ({why}), so every check below scored 0 for now. Your teacher "
            "has been told and will grade it by hand.")
-
-
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class GraderFailure(Exception):
@@ -165,71 +160,6 @@ def _timestamp(staged_submission):
         return None
 
 
-def _set_aside(job, staged_submission, dropped, mended):
-    """Put each notebook to grade under its expected name; {notebook: why} for those that cannot be graded.
-    `dropped` is {file: why} of what the safe copy left out; `mended` gets {notebook: note or None} (see
-    _lone_surrogates)."""
-    left_out = {}
-    for name in job.notebooks:
-        filename, note, _ = job.handed[name]
-        target = os.path.join(staged_submission, f"{name}.ipynb")
-        source = os.path.join(staged_submission, filename) if filename else None
-        if source is None or not os.path.isfile(source):
-            missing = filename or f"{name}.ipynb"  # also when collect left the notebook out (its record says why)
-            left_out[name] = (f"`{notebook_files.shown(missing)}` could not be graded: {dropped[missing]}"
-                              if missing in dropped
-                              else note or f"`{name}.ipynb` was not handed in")
-            continue
-        if source != target:
-            os.replace(source, target)
-        try:
-            nbformat.validate(nbformat.read(target, as_version=nbformat.NO_CONVERT))
-        except Exception as exc:  # not JSON, not a notebook, an nbformat it cannot read
-            left_out[name] = f"the file you handed in is not a readable notebook ({type(exc).__name__})"
-            os.remove(target)
-            continue
-        mended[name] = _lone_surrogates(target)
-    for name in set(job.handed) - set(job.notebooks):  # graded another time: not in this staging
-        filename = job.handed[name][0]
-        if filename and os.path.isfile(os.path.join(staged_submission, filename)):
-            os.remove(os.path.join(staged_submission, filename))
-    return left_out
-
-
-def _lone_surrogates(path):
-    """Replace each lone surrogate in the notebook's text (an escape such as \\ud83d in its JSON, half of a
-    character, which no file can hold) with U+FFFD, the replacement character, so that it can be graded and
-    written; the note for the student that says which cells, or None if there was none."""
-    with open(path, encoding="utf-8") as file:
-        nb = json.load(file)
-    where = []
-
-    def mend(value, cell=None):
-        if isinstance(value, str):
-            fixed = LONE_SURROGATE.sub("\ufffd", value)
-            if fixed != value and cell not in where:
-                where.append(cell)
-            return fixed
-        if isinstance(value, list):
-            return [mend(item, cell) for item in value]
-        if isinstance(value, dict):
-            return {mend(key, cell): mend(item, cell) for key, item in value.items()}
-        return value
-
-    cells_of = nb.get("cells") if isinstance(nb, dict) and isinstance(nb.get("cells"), list) else []
-    mended = {key: mend(value) for key, value in nb.items() if key != "cells"} if isinstance(nb, dict) else nb
-    if isinstance(mended, dict) and cells_of:
-        mended["cells"] = [mend(cell, number) for number, cell in enumerate(cells_of, start=1)]
-    if not where:
-        return None
-    with open(path, "w", encoding="utf-8") as file:
-        json.dump(mended, file, ensure_ascii=False)
-    places = ", ".join(f"cell {n}" for n in where if n is not None) or "its metadata"
-    return (f"Your notebook holds half of a character (a lone surrogate: often left by copying text from a PDF or "
-            f"a web page) in {places}. The grader read it as \ufffd and graded the rest; retype that text, or your "
-            "notebook may not save or run as you expect.")
-
-
 def _explain(folder, gb, job, name, kind_message):
     """The autograded notebook of a notebook that was not graded: the message, then the assignment's cells, every
     check failed with NOT_GRADED and the message."""
@@ -240,35 +170,6 @@ def _explain(folder, gb, job, name, kind_message):
         outputs = [failures.error_output(failures.NOT_GRADED, kind_message)] if cell.is_check else []
         nb["cells"].append(cell.new_cell(outputs))
     nbformat.write(nbformat.from_dict(nb), os.path.join(folder, f"{name}.ipynb"))
-
-
-def _result(job, staged, gb, name, repairs):
-    """The Result of one notebook graded now (classroom.grading.result), from the staged autograded notebook and
-    the scores the staged gradebook holds for it."""
-    filename, note, suspects = job.handed[name]
-    notes = [note] if note and name not in staged.left_out else []
-    notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
-    if staged.dropped and name == job.notebooks[0]:
-        notes.append("These files of your submission were left out: " + "; ".join(
-            f"`{notebook_files.shown(file)}` ({why})" for file, why in staged.dropped[:10]) + ".")
-    if name in staged.incomplete:
-        status, why = result.GRADER_FAILED, staged.incomplete[name]
-    elif name in staged.left_out:
-        status = result.UNREADABLE if filename else result.MISNAMED if suspects else result.NOT_HANDED_IN
-        why = staged.left_out[name]
-    else:
-        status, why = result.GRADED, None
-    scores = {grade.name: (float(grade.max_score), float(grade.score))
-              for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades}
-    checks, cells_failed = result.outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4),
-                                           scores)
-    if status != result.GRADED:  # nothing of it ran: every grade cell is not graded, for the reason given
-        checks = tuple(replace(check, kind=check.kind or failures.NOT_GRADED, message=check.message or why)
-                       for check in checks)
-    return result.Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
-                         result.Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
-                                        repairs.get("stripped", 0)), checks, cells_failed,
-                         suspects=tuple(notebook_files.shown(f) for f in suspects) if status == result.MISNAMED else ())
 
 
 def _fill_gradebook(job, gb, left_out, failed, timestamp):
@@ -315,7 +216,7 @@ def stage(job, template, work, log):
                                                     max_total_bytes=limits.max_dir_size * 1024)
         except intake.BadSubmission as exc:
             raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
-        left_out = staged.left_out = _set_aside(job, submission, dict(staged.dropped), staged.mended)
+        left_out = staged.left_out = notebook_files.set_aside(job, submission, dict(staged.dropped), staged.mended)
         timestamp = _timestamp(submission)
         shutil.copyfile(template, gradebook)
         if job.due is not None:
@@ -333,7 +234,7 @@ def stage(job, template, work, log):
                 message = NOT_RUN.format(why=why) if name in staged.incomplete else why
                 _explain(folder, gb, job, name, message)
             for name in job.notebooks:
-                staged.results[name] = _result(job, staged, gb, name, recorded.get(name, {}).get("repairs", {}))
+                staged.results[name] = result.of_staged(job, staged, gb, name, recorded.get(name, {}).get("repairs", {}))
                 result.write(folder, staged.results[name])
                 submission_digest, version = job.expected[name]
                 staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in

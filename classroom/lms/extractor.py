@@ -28,7 +28,7 @@ from nbgrader.plugins.zipcollect import ExtractorPlugin
 from traitlets import Integer, Unicode
 
 from . import safezip
-from ..intake import size
+from ..units import size
 from .refusals import Refusal, Refusing
 
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC

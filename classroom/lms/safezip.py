@@ -19,7 +19,7 @@ import re
 import stat
 import zipfile
 
-from ..intake import size
+from ..units import size
 from .refusals import Refusal
 
 MIB = 2 ** 20
