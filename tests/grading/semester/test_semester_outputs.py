@@ -2,7 +2,7 @@
 grading runs and released after a re-grade, misnamed notebooks, every due date the course accepts, and the files
 `make grades` and `make report` write on a full disk. Checked in the gradebook, the pages and the exit status.
 
-The class (tests/grading/semester_class.py) is graded once; each test changes a copy.
+The class (tests/grading/semester/semester_class.py) is graded once; each test changes a copy.
 """
 import csv
 import datetime
@@ -17,9 +17,9 @@ import pytest
 from classroom.grading import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT
-from tests.grading import semester_class as term
-from tests.grading.semester_class import place, semester  # noqa: F401 (the fixtures)
-from tests.grading.semester_class import CLASS, QUIZ
+from tests.grading.semester import semester_class as term
+from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
+from tests.grading.semester.semester_class import CLASS, QUIZ
 
 pytestmark = pytest.mark.integration
 
