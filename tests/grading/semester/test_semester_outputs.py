@@ -125,7 +125,8 @@ ACCEPTED = [("2026-12-14 23:59:00 UTC", "2026-12-14 23:59:00"),
 REFUSED = [("2026-12-01 09:05:00 PST", "the time zone 'PST' is unknown"),
            ("2026-12-01 09:05:00 UTC-5", "opposite sign"),
            ("2026-03-08 02:30:00 America/New_York", "does not exist")]
-# tests/grading/test_semester_rules.py reads every other form INSTRUCTORS.md names, without nbgrader's command line
+# tests/grading/semester/test_semester_rules.py reads every other form INSTRUCTORS.md names, without nbgrader's
+# command line
 
 
 def test_every_due_date_the_course_accepts_is_read_right_or_refused(place):
