@@ -27,7 +27,8 @@ LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_
                  "lessons/test_notebooks_other_cpu.py", "grading/test_grading_result.py", "lms/test_lms_route.py",
                  "feedback/test_inert_pages.py", "feedback/test_feedback_page.py",
                  "accessibility/test_accessibility.py", "self_study/test_self_study_learner.py",
-                 "explorer/test_browser_explorer.py",
+                 "explorer/test_browser_explorer.py", "explorer/test_browser_notebooks.py",
+                 "explorer/test_browser_page.py",
                  "lab/test_validate_dialog.py", "feedback/test_output_caps.py"]
 _moved = [name for name in LONGEST_FIRST if not (TESTS / name).exists()]
 if _moved:
