@@ -44,10 +44,6 @@ To grade only your own code, knowingly without a sandbox (it then runs with your
   {NO_SANDBOX}"""
 
 
-class NotGraded(Exception):
-    """Nothing was graded; str() says why and what to do."""
-
-
 # ---- the learner's files ------------------------------------------------------------------------------------------
 def problems(folder, notebooks, released):
     """[sentence] for every notebook of `notebooks` that cannot be graded as it is in `folder`; `released` is the
