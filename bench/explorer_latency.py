@@ -3,13 +3,12 @@
     .venv/bin/python -m bench.explorer_latency [--presses 30] [--cases lab,voila,page,busy,busy-voila,far,far-voila]
     (or: make bench)
 
-One notebook holds both explorers: ours (attention_lesson.explorer.DivisorExplorer, an anywidget whose view computes
-and draws the row itself) and today's, as it was before: ipywidgets controls whose every change the kernel answers
-with a new PNG of the same matplotlib picture (attention_lesson.explorer.figure, redrawn in place) and a new readout
-table. Headless Chromium opens it and presses the arrow keys on each one's d_k slider in turn, so that both see the same
-machine. For each press the page itself measures, with its own clock, the time from the keydown event to the first
-animation frame after the picture changed (for today's, after the new PNG is decoded): then the new picture is
-painted. Each case reports the median (and the 10th and 90th percentiles) of `--presses` presses each:
+One notebook holds both explorers (bench/explorer_contestants.py): ours, drawn in the browser, and today's, as it was
+before, drawn by the kernel. Headless Chromium opens it and presses the arrow keys on each one's d_k slider in turn,
+so that both see the same machine. For each press the page itself measures, with its own clock, the time from the
+keydown event to the first animation frame after the picture changed (for today's, after the new PNG is decoded):
+then the new picture is painted. Each case reports the median (and the 10th and 90th percentiles) of `--presses`
+presses each:
 
 * lab:       JupyterLab, the kernel idle;
 * voila:     the notebook as a Voilà app;
@@ -25,163 +24,21 @@ Goal: at most one frame (16.7 ms) wherever today's explorer waits for the kernel
 docs/explorer.md records the figures.
 """
 import argparse
-import asyncio
 import contextlib
 import json
 import queue
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import nbformat
-
+from bench.delay_proxy import DelayProxy
+from bench.explorer_contestants import CONTESTANTS, OURS_NAME, TODAYS_NAME, bench_notebook, press, press_sequence
 from coursekit import parts
-from coursekit.browser import Server, chromium, focus, run_all_cells
-from coursekit.ports import free_port
+from coursekit.browser import Server, chromium, run_all_cells
 
 FRAME_MS = 1000 / 60
 CASES = ("lab", "voila", "page", "busy", "busy-voila", "far", "far-voila")
-
-SETUP = '''\
-import ipywidgets as widgets
-
-from attention_lesson.explorer import DivisorExplorer
-from attention_lesson.explorer.captions import readout_html
-from attention_lesson.explorer.figure import ExplorerFigure
-from attention_lesson.explorer.model import WIDTHS, explorer_state
-
-
-class TodaysExplorer(widgets.VBox):
-    """The explorer before it drew in the browser: each move of d_k asks the kernel for a new PNG and readout table."""
-
-    def __init__(self):
-        self.picture = ExplorerFigure(explorer_state(), captions=False)
-        self.d_k = widgets.SelectionSlider(options=list(WIDTHS), value=64, description="d_k")
-        self.image = widgets.Image(value=self.picture.png(), format="png")
-        self.readout = widgets.HTML(readout_html(explorer_state()))
-        self.d_k.observe(self.update, names="value")
-        super().__init__([self.d_k, self.readout, self.image])
-
-    def update(self, change):
-        state = explorer_state(d_k=self.d_k.value)
-        self.image.value = self.picture.draw(state).png()
-        self.readout.value = readout_html(state)'''
-OURS = '''\
-ours = DivisorExplorer()
-ours.add_class("bench-ours")
-ours'''
-TODAYS = '''\
-todays = TodaysExplorer()
-todays.add_class("bench-todays")
-todays'''
-# name: (the widget's box, the element a key press goes to, the picture that changes)
-CONTESTANTS = {
-    "in the browser (now)": (".bench-ours", ".explorer-d-k input", "svg.explorer-picture"),
-    "by the kernel (today's)": (".bench-todays", ".widget-slider .noUi-handle", "img"),
-}
-OURS_NAME, TODAYS_NAME = CONTESTANTS
-
-# Runs in the page before a key press: arms a watcher that stores in window.__latency the time from the keydown event
-# to the first animation frame after the picture changed (an <img> once its new source is decoded).
-ARM = """([container, picture]) => {
-    const box = document.querySelector(container);
-    const old = box.querySelector(picture)?.getAttribute('src');
-    let start = null;
-    window.__latency = null;
-    document.addEventListener('keydown', (event) => { start = event.timeStamp; }, {capture: true, once: true});
-    const observer = new MutationObserver(async () => {
-        const shown = box.querySelector(picture);
-        if (start === null || (shown.tagName === 'IMG' && shown.getAttribute('src') === old)) return;
-        observer.disconnect();
-        if (shown.tagName === 'IMG') {
-            try { await shown.decode(); } catch (e) { /* replaced again before decoding: it still changed */ }
-        }
-        requestAnimationFrame(() => { window.__latency = performance.now() - start; });
-    });
-    observer.observe(box, {subtree: true, childList: true, attributes: true, characterData: true});
-}"""
-
-
-def bench_notebook(folder):
-    path = Path(folder) / "explorer-latency.ipynb"
-    kernel = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    cells = [nbformat.v4.new_code_cell(source) for source in (SETUP, OURS, TODAYS)]
-    nbformat.write(nbformat.v4.new_notebook(cells=cells, metadata={"kernelspec": kernel}), path)
-    return path
-
-
-def press_sequence(presses):
-    """Key presses that walk d_k up to 1024, down to 4 and back, starting from 64 (the fifth of nine widths)."""
-    position, keys, step = 4, [], 1
-    while len(keys) < presses:
-        if not 0 <= position + step <= 8:
-            step = -step
-        position += step
-        keys.append("ArrowRight" if step > 0 else "ArrowLeft")
-    return keys
-
-
-def press(page, contestant, key, root=""):
-    """Press `key` on a contestant's d_k slider; return the milliseconds until its changed picture is painted."""
-    container, handle, picture = contestant
-    container = f"{root} {container}".strip()
-    focus(page, f"{container} {handle}")
-    page.evaluate(ARM, [container, picture])
-    page.keyboard.press(key)
-    page.wait_for_function("window.__latency !== null", timeout=60_000)
-    return page.evaluate("window.__latency")
-
-
-# ---- the 100 ms between browser and server ------------------------------------------------------------------------
-class DelayProxy:
-    """A TCP proxy on 127.0.0.1 (a free port) to 127.0.0.1:`port` that holds every chunk `delay_s` in each direction,
-    in order. Runs an asyncio loop in a thread; use as a context manager."""
-
-    def __init__(self, port, delay_s=0.05):
-        self.target, self.delay_s, self.port = port, delay_s, free_port()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    async def _pipe(self, reader, writer):
-        queue = asyncio.Queue()
-
-        async def send():
-            while (item := await queue.get()) is not None:
-                due, chunk = item
-                await asyncio.sleep(max(0.0, due - self.loop.time()))
-                writer.write(chunk)
-                await writer.drain()
-            writer.close()
-
-        sender = asyncio.ensure_future(send())
-        with contextlib.suppress(ConnectionError):
-            while chunk := await reader.read(65536):
-                queue.put_nowait((self.loop.time() + self.delay_s, chunk))
-        queue.put_nowait(None)
-        with contextlib.suppress(ConnectionError):
-            await sender
-
-    async def _connection(self, client_reader, client_writer):
-        try:
-            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target)
-        except OSError:  # the server has stopped
-            client_writer.close()
-            return
-        await asyncio.gather(self._pipe(client_reader, server_writer), self._pipe(server_reader, client_writer))
-
-    def __enter__(self):
-        self.thread.start()
-        started = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._connection, "127.0.0.1", self.port),
-                                                   self.loop)
-        self.server = started.result(timeout=10)
-        return self
-
-    def __exit__(self, *exc):
-        self.loop.call_soon_threadsafe(self.server.close)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
 
 
 # ---- the cases ------------------------------------------------------------------------------------------------------

@@ -20,14 +20,15 @@ TESTS = Path(__file__).resolve().parent
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
 LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_corpus.py", "hub/test_hub_class.py",
-                 "grading/test_grading_faults.py",
-                 "grading/test_grading_parallel.py", "grading/test_semester.py", "grading/test_assignment_cycle.py",
-                 "grading/test_semester_outputs.py",
+                 "grading/runs/test_grading_faults.py",
+                 "grading/runs/test_grading_parallel.py", "grading/semester/test_semester.py",
+                 "grading/test_assignment_cycle.py", "grading/semester/test_semester_outputs.py",
                  "assignment/test_assignment_validate.py", "sandbox/test_sandbox_hostile.py",
-                 "lessons/test_notebooks_other_cpu.py", "grading/test_grading_result.py", "lms/test_lms_route.py",
+                 "lessons/test_notebooks_other_cpu.py", "grading/runs/test_grading_result.py", "lms/test_lms_route.py",
                  "feedback/test_inert_pages.py", "feedback/test_feedback_page.py",
                  "accessibility/test_accessibility.py", "self_study/test_self_study_learner.py",
-                 "explorer/test_browser_explorer.py",
+                 "explorer/test_browser_explorer.py", "explorer/test_browser_notebooks.py",
+                 "explorer/test_browser_page.py",
                  "lab/test_validate_dialog.py", "feedback/test_output_caps.py"]
 _moved = [name for name in LONGEST_FIRST if not (TESTS / name).exists()]
 if _moved:

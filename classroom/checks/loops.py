@@ -2,8 +2,8 @@
 
 The rule is "no loop over cells or rows". `find_loops(source, name)` reads the function `name` and what it uses
 (the helpers, imports and values of the answer cells that it reaches by name, transitively, and the statements that
-change them), not the rest of the cells: a self-test loop, a thread pool or `inspect` beside the function is the
-student's own business. In that code it reports:
+change them: classroom.checks.bindings), not the rest of the cells: a self-test loop, a thread pool or `inspect`
+beside the function is the student's own business. In that code it reports:
   * loops whose length the source does not fix: `for` loops and comprehensions over anything but a literal (a
     tuple, list or set written out, a string, `range` of a number), `while` loops, recursion;
   * what loops in C on the student's behalf, where no Python line runs per item for the measured half to count:
@@ -18,7 +18,8 @@ calls. The prompt of the exercise lists the same (source/score_gradient/score_gr
 Without `name` (or when no cell defines it) the whole source is read.
 """
 import ast
-import symtable
+
+from .bindings import bound_by, reached, used_by
 
 LOOP_NODES = {ast.For: "a `for` loop", ast.AsyncFor: "an `async for` loop", ast.While: "a `while` loop",
               ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
@@ -59,139 +60,10 @@ BY_NAME = {"getattr", "setattr", "delattr"}  # refused unless the attribute's na
 REFUSED_WHY = "it could keep work from the grader's count of Python lines"
 
 
-def _names_used(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-
-
-def _names_bound(statement):
-    """Names a module-level statement binds (outside the functions and classes it may define)."""
-    bound = set()
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {statement.name}
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            bound.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-    return bound
-
-
-def _names_changed(statement):
-    """Names whose object a module-level statement changes without binding them: `box.f = ...`, `d[k] = ...`,
-    `box.update(...)`."""
-    changed = set()
-    targets = []
-    for node in ast.walk(statement):
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
-            targets += node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        targets.append(statement.value.func)
-    for target in targets:
-        base = target
-        while isinstance(base, (ast.Attribute, ast.Subscript)):
-            base = base.value
-        if base is not target and isinstance(base, ast.Name):
-            changed.add(base.id)
-    return changed
-
-
-def bound_names(source):
-    """The names a cell's code binds at its top level (assignments, functions, classes, imports, and names bound
-    inside its loops, conditions and `with` blocks); none if it does not parse. The grader uses it to tell which
-    answer cell a missing name belongs to (classroom.trusted.proxy)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return set()
-    return set().union(*(_names_bound(statement) for statement in tree.body))
-
-
-def cell_name(source):
-    """How to name a cell to a student: "that defines score_gradient" (its first public function), "that sets
-    by_hand" (its first public name otherwise), or "" ."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return ""
-    defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-               and not s.name.startswith("_")]
-    if defined:
-        return f"that defines {defined[0]}"
-    names = [sorted(_names_bound(s)) for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom))]
-    public = [n for group in names for n in group if not n.startswith("_")]
-    return f"that sets {public[0]}" if public else ""
-
-
-def _global_names(table):
-    """The module-level names a function's (or class's) code uses, its nested functions included (symtable)."""
-    names = set()
-    for symbol in table.get_symbols():
-        if symbol.is_referenced() and (symbol.is_global() or table.get_type() == "class" and not symbol.is_local()):
-            names.add(symbol.get_name())
-    for child in table.get_children():
-        names |= _global_names(child)
-    return names
-
-
-def _uses(statement, tables):
-    """The module-level names a module-level statement uses: for a function or class, those its body uses (not
-    its parameters or locals), plus its decorators' and defaults'."""
-    if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return _names_used(statement)
-    outside = [*statement.decorator_list, *getattr(statement, "bases", []), *getattr(statement, "keywords", [])]
-    if not isinstance(statement, ast.ClassDef):
-        outside += [*statement.args.defaults, *[d for d in statement.args.kw_defaults if d is not None]]
-    names = set().union(*(_names_used(node) for node in outside)) if outside else set()
-    for table in tables:
-        if table.get_name() == statement.name and table.get_lineno() in (statement.lineno, *(
-                d.lineno for d in statement.decorator_list)):
-            names |= _global_names(table)
-    return names
-
-
-def reached(tree, name, source):
-    """The module-level statements that define `name` and, transitively, what they use, with the statements that
-    change those objects; None if no statement binds `name`."""
-    statements = list(tree.body)
-    bound = [_names_bound(s) for s in statements]
-    changed = [_names_changed(s) for s in statements]
-    if not any(name in b for b in bound):
-        return None
-    tables = symtable.symtable(source, "<cell>", "exec").get_children()
-    wanted, chosen = {name}, set()
-    while True:
-        new = {i for i, (b, c) in enumerate(zip(bound, changed)) if (b | c) & wanted} - chosen
-        if not new:
-            return [statements[i] for i in sorted(chosen)]
-        chosen |= new
-        for i in new:
-            wanted |= _uses(statements[i], tables)
-
-
-def unresolved(source, name, available):
-    """The names that running this cell on its own, with only `available` names defined beforehand, would leave
-    undefined for `name`: those its module-level code uses before (or where) it binds `name`, and those `name` and
-    what it reaches use, that the cell does not bind either. Empty if the cell does not parse or bind `name`."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return []
-    chain = reached(tree, name, source)
-    if chain is None:
-        return []
-    tables = symtable.symtable(source, "<cell>", "exec").get_children()
-    first = next(i for i, s in enumerate(tree.body) if name in _names_bound(s))
-    needed = set().union(*(_uses(s, tables) for s in [*tree.body[:first + 1], *chain]))
-    bound = set().union(*(_names_bound(s) for s in tree.body))
-    return sorted(needed - bound - set(available))
-
-
 def _recursion(statements):
     """(line, description) of each function that calls itself, directly or through others it reaches."""
     defs = {s.name: s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    calls = {n: _names_used(d) & set(defs) for n, d in defs.items()}
+    calls = {n: used_by(d) & set(defs) for n, d in defs.items()}
     found = []
     for start in defs:
         seen, todo = set(), list(calls[start])
@@ -356,7 +228,7 @@ def find_loops(source, name=None):
         return [(exc.lineno or 0, f"a syntax error ({exc.msg})")]
     statements = (reached(tree, name, source) if name else None) or list(tree.body)
     imports = _imports(tree)
-    bound = set().union(*(_names_bound(s) for s in tree.body)) - set(imports)
+    bound = set().union(*(bound_by(s) for s in tree.body)) - set(imports)
     found = _recursion(statements) + _python_loops(statements) + _looping(statements, imports, bound)
     found += _refused(statements, imports, bound) + _module_changes(tree, imports)
     return sorted(set(found))

@@ -19,9 +19,10 @@ import tracemalloc
 
 import numpy as np
 
+from .bindings import bound_names, unresolved
 from .exercise import softmax_rows
 from .line_count import count_lines
-from .loops import bound_names, find_loops, unresolved
+from .loops import find_loops
 
 GROWTH_ALLOWED = 10  # extra Python lines tolerated between the small and the large call
 # What an answer cell finds defined when the grader runs it on its own: Python's builtins (not those IPython adds,

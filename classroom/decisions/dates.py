@@ -22,9 +22,9 @@ itself ("2026-12-01 14:05:00.123456 UTC") read as before.
 import datetime
 import re
 import sys
+import zoneinfo
 
 import dateutil.parser
-import dateutil.tz
 
 FORMS = ("2026-12-14 23:59:00 UTC", "2026-12-14 23:59:00 -0500", "2026-12-14 23:59:00 America/New_York")
 POSIX = re.compile(r"\b(?:UTC|GMT)\s*[+-]\s*\d", re.IGNORECASE)  # "UTC-5" means +5 hours in POSIX: never guessed
@@ -38,13 +38,32 @@ class DueDateError(ValueError):
                          + "; ".join(FORMS) + " (a date without a zone is UTC)")
 
 
+def known_zone(name):
+    """The zone of the system's time-zone database called `name` (zoneinfo.ZoneInfo), or None if it has none."""
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # ValueError: not a key at all ("../x", "")
+        return None
+
+
+def _exists(when):
+    """Whether the aware local time `when` is on the clocks (not skipped at a daylight-saving change)."""
+    back = when.astimezone(datetime.timezone.utc).astimezone(when.tzinfo)
+    return back.replace(tzinfo=None) == when.replace(tzinfo=None)
+
+
+def _ambiguous(when):
+    """Whether the aware local time `when` happens twice (the clocks go back over it)."""
+    return when.replace(fold=0).utcoffset() != when.replace(fold=1).utcoffset()
+
+
 def _zone(text, name, offset):
     """dateutil's `tzinfos` callback: an offset as it is, a zone name only if the time-zone database knows it."""
     if name is None:
         return offset
     if name.upper() in ("UTC", "Z", "GMT"):
-        return dateutil.tz.UTC
-    found = dateutil.tz.gettz(name)
+        return datetime.timezone.utc
+    found = known_zone(name)
     if found is None:
         raise DueDateError(text, f"the time zone {name!r} is unknown (write an offset such as -0800, or a zone name "
                                  "such as America/Los_Angeles)")
@@ -76,17 +95,17 @@ def parse_due(text):
     tail_zone, head = None, text
     words = text.rsplit(None, 1)
     if len(words) == 2 and "/" in words[1]:  # a zone name of the database (America/New_York): dateutil cannot read it
-        tail_zone = dateutil.tz.gettz(words[1])
+        tail_zone = known_zone(words[1])
         if tail_zone is None:
             raise DueDateError(original, f"the time zone {words[1]!r} is unknown")
         head = words[0]
     when = _read(head, tail_zone)
     if when.tzinfo is None:
         return when
-    if not dateutil.tz.datetime_exists(when):
+    if not _exists(when):
         raise DueDateError(original, "that local time does not exist (the clocks jump over it at a daylight-saving "
                                      "change)")
-    if dateutil.tz.datetime_ambiguous(when):
+    if _ambiguous(when):
         raise DueDateError(original, "that local time happens twice (the clocks go back at a daylight-saving "
                                      "change): write it with an offset")
     return when.astimezone(datetime.timezone.utc).replace(tzinfo=None)

@@ -23,10 +23,10 @@ import stat
 import zipfile
 from dataclasses import dataclass, replace
 
-from dateutil import tz
 from nbgrader.plugins.zipcollect import ExtractorPlugin
-from traitlets import Integer, Unicode
+from traitlets import Integer, TraitError, Unicode, validate
 
+from ..decisions.dates import known_zone
 from . import safezip
 from ..units import size
 from .refusals import Refusal, Refusing
@@ -56,6 +56,13 @@ class SafeExtractor(Refusing, ExtractorPlugin):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.refused, self.unpacked, self.origins = [], [], {}
+
+    @validate("zip_timezone")
+    def _a_zone_the_database_knows(self, proposal):
+        if known_zone(proposal["value"]) is None:
+            raise TraitError(f"c.SafeExtractor.zip_timezone = {proposal['value']!r} is not a time zone this machine "
+                             "knows: write a name of the time-zone database, such as UTC or Europe/Berlin")
+        return proposal["value"]
 
     def extract(self, archive_path, extracted_path):
         """Unpack the notebooks of every zip under `archive_path`, and copy the notebooks there, into
@@ -131,7 +138,7 @@ class SafeExtractor(Refusing, ExtractorPlugin):
 
     def member_time(self, info):
         """The member's date, read in c.SafeExtractor.zip_timezone, as naive UTC (as nbgrader keeps times)."""
-        zone = tz.gettz(self.zip_timezone) or tz.UTC
+        zone = known_zone(self.zip_timezone)
         moment = datetime.datetime(*info.date_time, tzinfo=zone)
         return moment.astimezone(datetime.timezone.utc).replace(tzinfo=None)
 

@@ -12,7 +12,9 @@ a note after full marks). The pages are written to my-work/feedback/<notebook>.h
 and each part of it (the level-2 headings of the notebook, "## Part 1: ...") is printed, with the checks not passed.
 An answer a teacher grades by hand (the written derivation) is not graded here: it is named, its points are left out
 of the scores and of full marks, and after full marks the learner compares it with the reference.
-Every run grades the files as they are now: nothing of an earlier run is kept.
+Every run grades the files as they are now: nothing of an earlier run is kept. This module reads the learner's files
+and says what it found; the private course is classroom.self_study.private_course, the table
+classroom.self_study.score_table.
 
 Run it through make: `make check-exercise` puts the environment's bin/ first on PATH, where nbgrader finds `alembic`
 to make the private gradebook.
@@ -21,40 +23,25 @@ Exit status: 0 when graded, 1 when the grader itself failed (the message says wh
 (a file to fix, no sandbox, no such assignment).
 """
 import argparse
-import contextlib
-import json
 import os
-import re
-import shutil
 import stat
-import subprocess
 import sys
-import tempfile
 import textwrap
 
-from .. import cells, course, intake
+from .. import course, intake
 from ..lms.collector import released_ids, which_notebook
-from ..report import read as report
 from ..sandbox import launch
-from . import ASSIGNMENT, STUDENT, WORK, exercise_folder, feedback_folder, released_folder, released_notebooks
+from . import ASSIGNMENT, WORK, exercise_folder, feedback_folder, released_folder, released_notebooks
+from .private_course import GraderFailed, grade
+from .score_table import WIDTH, graded_here, table
 
 PROG = "make check-exercise"
 NO_SANDBOX = f"{PROG} CHECK_ARGS=--no-sandbox"
-WIDTH = 80
 NO_BWRAP = f"""Checking your work refuses to run: bubblewrap (`bwrap`) is not installed, and the grader a class gets
 runs every student's code in it (no network, nothing else of the machine visible, limits on memory and time).
 {launch.INSTALL}
 To grade only your own code, knowingly without a sandbox (it then runs with your rights, as in JupyterLab):
   {NO_SANDBOX}"""
-POINTS = re.compile(r"\s*\((?:\d+(?:\.\d+)?) points?\)\s*$")
-
-
-class NotGraded(Exception):
-    """Nothing was graded; str() says why and what to do."""
-
-
-class GraderFailed(Exception):
-    """The grader itself failed (not the learner's work); str() says what it reported."""
 
 
 # ---- the learner's files ------------------------------------------------------------------------------------------
@@ -110,153 +97,7 @@ def readable_notebook(path):
     return True
 
 
-# ---- the private course ---------------------------------------------------------------------------------------------
-def run(step, argv, cwd):
-    """Run one step of the course's own command line in `cwd`; GraderFailed with its output if it fails."""
-    result = subprocess.run([sys.executable, "-m", *argv], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
-    if result.returncode != 0:
-        lines = [line for line in result.stdout.splitlines() if line.strip()]
-        raise GraderFailed(f"{step} failed (status {result.returncode}); its last lines:\n" + "\n".join(lines[-12:]))
-    return result.stdout
-
-
-@contextlib.contextmanager
-def private_course(coursedir, assignment):
-    """A course of its own for one run, in a temporary folder removed afterwards: the repository's
-    nbgrader_config.py, read as it is, with source/ read where it lies (nothing of it copied), the learner's feedback
-    page template, and the assignment generated into its gradebook. Yields the course's root."""
-    root = tempfile.mkdtemp(prefix="check-exercise-")
-    try:
-        config = os.path.join(coursedir.root, "nbgrader_config.py")
-        source = os.path.join(coursedir.root, coursedir.source_directory)
-        with open(os.path.join(root, "nbgrader_config.py"), "w") as file:
-            file.write(f"c = get_config()  # noqa: F821\nload_subconfig({config!r})  # noqa: F821\n"
-                       f"c.CourseDirectory.source_directory = {source!r}\n"
-                       'c.FeedbackPage.template_name = "self_study"\n')
-        run("Generating the assignment", ["nbgrader", "generate_assignment", assignment, "--force"], root)
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def hand_in(root, assignment, folder, notebooks):
-    """Put the learner's notebooks where the private course takes submissions."""
-    private = course.course_directory(root=root)
-    submitted = private.format_path(private.submitted_directory, STUDENT, assignment)
-    os.makedirs(submitted)
-    for name in notebooks:
-        with open(os.path.join(submitted, f"{name}.ipynb"), "wb") as file:
-            file.write(intake.read_regular(os.path.join(folder, f"{name}.ipynb")))
-    return private
-
-
-def write_pages(private, assignment, notebooks, target):
-    """Copy the feedback pages out of the private course, each replacing the last one whole: [their paths]."""
-    pages = private.format_path(private.feedback_directory, STUDENT, assignment)
-    os.makedirs(target, exist_ok=True)
-    written = []
-    for name in notebooks:
-        page = os.path.join(target, f"{name}.html")
-        handle, temporary = tempfile.mkstemp(dir=target, prefix=f".{name}-", suffix=".html")
-        with os.fdopen(handle, "wb") as out, open(os.path.join(pages, f"{name}.html"), "rb") as made:
-            shutil.copyfileobj(made, out)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, page)
-        written.append(page)
-    return written
-
-
-def grade(coursedir, assignment, folder, target, sandboxed=True):
-    """Grade the learner's `folder` in a private course: (the report's Summary, {notebook: part_headings},
-    {notebook: by_hand_points}, [feedback pages written])."""
-    notebooks = released_notebooks(coursedir, assignment)
-    with private_course(coursedir, assignment) as root:
-        private = hand_in(root, assignment, folder, notebooks)
-        run("Grading", ["classroom.autograde", assignment, *([] if sandboxed else ["--no-sandbox"])], root)
-        run("Writing the feedback", ["nbgrader", "generate_feedback", assignment, "--force"], root)
-        summary = report.collect(root, assignment)
-        parts = {name: part_headings(private, assignment, name) for name in notebooks}
-        by_hand = {name: by_hand_points(private, assignment, name) for name in notebooks}
-        return summary, parts, by_hand, write_pages(private, assignment, notebooks, target)
-
-
 # ---- what is printed ------------------------------------------------------------------------------------------------
-def released_cells(private, assignment, name):
-    """The cells of one released notebook."""
-    path = os.path.join(released_folder(private, assignment), f"{name}.ipynb")
-    with open(path, encoding="utf-8") as file:
-        return json.load(file)["cells"]
-
-
-def part_headings(private, assignment, name):
-    """{grade_id: the level-2 heading above it, or None} of one released notebook ("(5 points)" left out)."""
-    heading, found = None, {}
-    for cell in released_cells(private, assignment, name):
-        if cell.get("cell_type") == "markdown":
-            for line in cells.source(cell).splitlines():
-                if line.startswith("## "):
-                    heading = POINTS.sub("", line[3:].strip())
-        if cells.is_grade(cell):
-            found[cells.grade_id(cell)] = heading
-    return found
-
-
-def by_hand_points(private, assignment, name):
-    """{grade_id: points} of the answers a teacher grades by hand in one released notebook (nbgrader's manually
-    graded answers: answer cells with points, such as the written derivation)."""
-    return {cells.grade_id(cell): float(cells.nbgrader(cell).get("points", 0))
-            for cell in released_cells(private, assignment, name) if cells.is_grade(cell) and cells.is_solution(cell)}
-
-
-def number(x):
-    return f"{x:g}"
-
-
-def line(label, score, top, indent=0):
-    """One line of the table: the label, then the score right-aligned at WIDTH."""
-    label = " " * indent + label
-    score = f"{number(score)} / {number(top)}"
-    return f"{label}  {score:>{max(WIDTH - len(label) - 2, len(score))}}"
-
-
-def graded_here(summary, by_hand):
-    """{notebook: the points graded here}: each notebook's, less those of the answers a teacher grades by hand."""
-    return {name: top - sum(by_hand[name].values()) for name, top in summary.notebooks}
-
-
-def table(summary, parts, by_hand):
-    """The lines printed for one graded learner: each notebook, its parts, the checks not passed, the answers graded
-    by hand in a class (not here, so their points are left out), the total."""
-    learner = summary.students[0]
-    tops = graded_here(summary, by_hand)
-    out = []
-    for name, _ in summary.notebooks:
-        out.append(line(f"{name}.ipynb", learner.notebooks.get(name, 0.0), tops[name]))
-        checks = [check for check in summary.checks if check.notebook == name]
-        groups = {}
-        for check in checks:
-            groups.setdefault(parts[name].get(check.grade_id), []).append(check)
-        for grade_id in by_hand[name]:
-            groups.setdefault(parts[name].get(grade_id), [])
-        for heading, group in groups.items():
-            if len(groups) > 1:
-                out.append(line(heading or "Before the first part", sum(learner.checks.get(c.key, 0.0) for c in group),
-                                sum(c.points for c in group), indent=2))
-            for check in group:
-                got = learner.checks.get(check.key, 0.0)
-                if got < check.points:
-                    text = f"not passed ({number(got)} of {number(check.points)}): {check.description}"
-                    out += textwrap.wrap(text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8)
-            for grade_id, points in by_hand[name].items():
-                if parts[name].get(grade_id) == heading:
-                    text = (f"not graded here ({number(points)} points, graded by hand in a class): your written "
-                            "answer; after full marks, compare it with the reference solution")
-                    out += textwrap.wrap(text, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 8)
-    out.append(line("Total", learner.raw_score, sum(tops.values())))
-    return out
-
-
 def report_lines(summary, parts, by_hand, pages, work, sandboxed):
     learner = summary.students[0]
     how = "in the sandbox" if sandboxed else "WITHOUT the sandbox (--no-sandbox: your code ran with your rights)"

@@ -8,9 +8,9 @@ still computing at that time is given more, however loaded the machine); a child
 TimeoutError (OutOfCpuTime for the first), one that dies or overflows raises StudentError (with its kind).
 
 What the grader decides on is read by the grader itself, never reported by the child:
-  * the arguments of a call live in two files the grader writes (`Inputs`): the child maps the writeable ones
-    shared and the read-only ones read-only (bound read-only into the sandbox, owned by the grader), and after the
-    call the grader reads the writeable file back itself;
+  * the arguments of a call live in two files the grader writes (classroom.trusted.inputs): the child maps the
+    writeable ones shared and the read-only ones read-only (bound read-only into the sandbox, owned by the grader),
+    and after the call the grader reads the writeable file back itself;
   * memory is read from the tree's control group (classroom.sandbox.cgroups: its usage and the peak the grader resets
     and reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes
     (psutil, `Tree`), polled during the call (`request(..., watch=...)`).
@@ -23,7 +23,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import psutil
 
 from ..sandbox import launch, scratch
@@ -31,6 +30,7 @@ from ..sandbox.launchers import BubblewrapLauncher
 from ..units import MiB
 from . import failures, protocol, server
 from .errors import StudentError
+from .inputs import Inputs
 
 POLL = 0.002  # seconds between two readings of memory while a measured call runs
 CPU_POLL = 0.02  # seconds between two readings of the CPU time a request has used
@@ -45,75 +45,6 @@ class OutOfCpuTime(TimeoutError):
     def __init__(self, seconds):
         super().__init__(f"{seconds:.1f} s of CPU time")
         self.seconds = seconds
-
-
-class Inputs:
-    """The two files that carry a call's arrays: `rw` (writeable by the child) and `ro` (only readable there).
-
-    An argument that is an array is mapped from them; any other argument travels as plain data in the request
-    (classroom.trusted.protocol), any arrays inside it in the files too. Only the arrays passed as arguments of their
-    own are read back after the call: a list, a dict or a string reaches the student's function as a copy."""
-
-    def __init__(self):
-        self.folder = scratch.folder("grading-inputs")
-        os.chmod(self.folder, 0o755)
-        self.rw, self.ro = os.path.join(self.folder, "rw"), os.path.join(self.folder, "ro")
-        for path in (self.rw, self.ro):
-            open(path, "wb").close()
-        os.chmod(self.ro, 0o644)
-
-    def put(self, args):
-        """Write the arrays of `args` into the files; returns the specs the child rebuilds the arguments from (and
-        the grader reads the arrays back by)."""
-        sizes, parts = {self.rw: 0, self.ro: 0}, {self.rw: [], self.ro: []}
-
-        def place(array):
-            if array.dtype.kind not in protocol.ARRAY_KINDS:
-                raise TypeError(f"the grader passes arrays of numbers, strings or dates, not {array.dtype}")
-            path = self.rw if array.flags.writeable else self.ro
-            offset = -(-sizes[path] // 64) * 64
-            parts[path].append((offset, np.ascontiguousarray(array).tobytes()))
-            sizes[path] = offset + array.nbytes
-            return {"file": path, "offset": offset, "dtype": array.dtype.str, "shape": list(array.shape),
-                    "writeable": path == self.rw}
-
-        specs = []
-        for arg in args:
-            if isinstance(arg, np.ndarray):
-                specs.append(place(arg))
-                continue
-            nested = []
-            try:
-                value = protocol.tree(arg, lambda array: nested.append(place(array)) or len(nested) - 1)
-            except protocol.TooBig as error:
-                raise TypeError(f"the grader passes plain data to the student's function (numbers, strings, "
-                                f"arrays, and lists, tuples, sets and dicts of them), not {error}") from None
-            specs.append({"value": value, "arrays": nested})
-        for path, pieces in parts.items():
-            with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound
-                if os.fstat(file.fileno()).st_size != sizes[path]:  # resizing costs far more than writing
-                    file.truncate(sizes[path])
-                for offset, data in pieces:
-                    file.seek(offset)
-                    file.write(data)
-        return specs
-
-    @staticmethod
-    def read(spec):
-        """One argument as it is in its file now (read by the grader after the call); None for plain data."""
-        if "value" in spec:
-            return None
-        dtype = np.dtype(spec["dtype"])
-        count = int(np.prod(spec["shape"], dtype=np.int64))
-        with open(spec["file"], "rb") as file:
-            file.seek(spec["offset"])
-            data = file.read(count * dtype.itemsize)
-        if len(data) != count * dtype.itemsize:
-            raise StudentError("your code changed the size of the file holding its inputs", failures.WRONG_TYPE)
-        return np.frombuffer(data, dtype=dtype).reshape(spec["shape"]).copy()
-
-    def remove(self):
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Child:

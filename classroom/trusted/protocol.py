@@ -22,7 +22,7 @@ Requests:
                                                              numbering the cells from `first`)
   {"op": LOOKUP, "name": str}                                what is `name`: MISSING, FUNCTION, or a value
   {"op": CALL, "name": str, "inputs": [spec], "trace": bool}  a spec is an array in a file the grader wrote
-                                                             (classroom.trusted.child.Inputs) or {"value": tree}
+                                                             (classroom.trusted.inputs.Inputs) or {"value": tree}
 Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "base": the nearest built-in exception class of it,
 "message": str}.
 """

@@ -9,30 +9,21 @@ strings, None, and lists, tuples, sets and dicts of them, or a `ForeignObject` t
 student's code defines ever runs in this process, so patched NumPy, patched builtins, lying objects and frame
 inspection cannot reach the checks.
 
-Every time limit is CPU time of the child's process tree, read from outside it (classroom.trusted.child), so the
-machine's load cannot change a grade; code that waits instead meets the clock, `wall_factor` times each limit. Each
-answer cell runs within `define_timeout`: one that runs past it is left out (the child starts again without it),
-and only the names it would have set fail, saying by how much it was over. Failures of the student's code arrive
-as `StudentError` (classroom.trusted.errors, with their kind); a child that hangs is killed after `call_timeout`; a
-child that dies is reported and restarted for the next call, until `max_strikes` hangs or deaths, after which calls
-fail at once (an infinite loop must not cost minutes). All of it, for one submission, fits in `total_seconds`:
-past that every request fails at once with OutOfTime.
+The child is kept running by a `Supervisor` (classroom.trusted.supervisor), within its time limits: CPU time of the
+child's process tree read from outside it, `define_timeout` for each answer cell (one that runs past it is left out,
+and only the names it would have set fail, saying by how much it was over), `call_timeout` for each call,
+`max_strikes` hangs or deaths, and `total_seconds` for the whole submission. Failures of the student's code arrive
+as `StudentError` (classroom.trusted.errors, with their kind).
 """
-import time
-
 import numpy as np
 
 from . import failures, protocol
-from .child import Child, OutOfCpuTime
-from .errors import OutOfTime, ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
+from .supervisor import WALL_FACTOR, Supervisor
 from .unanswered import not_answered
-from ..checks.loops import bound_names, cell_name
+from ..checks.bindings import bound_names, cell_name
 from ..units import MiB
-
-# A request may also wait this many times its CPU time on the clock (code that sleeps or blocks uses no CPU time):
-# far more than a loaded machine stretches honest work, so that only waiting runs into it.
-WALL_FACTOR = 6
 
 
 class ForeignObject:
@@ -83,22 +74,10 @@ class StudentCode:
             code, notes = as_python(cell)
             self.cells.append(code)
             self.notes += notes
-        self.cell_errors = []
-        self.call_timeout = call_timeout  # CPU seconds
-        self.define_timeout = define_timeout  # CPU seconds
-        self.wall_factor = wall_factor
-        self.slow_cells = {}  # {answer cell number: what it did past its time}, left out of the child
-        self.max_strikes = max_strikes
-        self.limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher,
-                       "data_folder": data_folder}
-        self.total_seconds = total_seconds
-        self.deadline = None if total_seconds is None else time.monotonic() + total_seconds * wall_factor
-        self.cpu_used = 0.0  # CPU seconds the student's processes have used, over every child
-        self.strikes = 0
-        self.last_strike = None
-        self.define_error = None
-        self._child = None
-        self.calls, self.call_seconds = 0, 0.0
+        limits = {"memory": memory, "max_reply": max_reply, "cpu_seconds": cpu_seconds, "launcher": launcher,
+                  "data_folder": data_folder}
+        self.supervisor = Supervisor(self.cells, limits, call_timeout=call_timeout, define_timeout=define_timeout,
+                                     max_strikes=max_strikes, total_seconds=total_seconds, wall_factor=wall_factor)
 
     @property
     def source(self):
@@ -117,116 +96,21 @@ class StudentCode:
             start = following
         return f"line {line}"
 
-    # -- the time of the whole submission -----------------------------------------------------------------------
+    # -- the submission's time and its child (classroom.trusted.supervisor) ----------------------------------------
     def seconds_left(self):
-        """The CPU seconds left to the submission (0 once its time on the clock, wall_factor times longer for code
-        that waits, has run out too)."""
-        if self.total_seconds is None:
-            return float("inf")
-        return max(self.total_seconds - self.cpu_used, 0.0) if time.monotonic() < self.deadline else 0.0
+        """The CPU seconds left to the submission (classroom.trusted.supervisor)."""
+        return self.supervisor.seconds_left()
 
     def out_of_time(self, what="this check was not reached"):
-        pace = (f"; your function took about {self.call_seconds / self.calls:.1f} s per call"
-                if self.calls else "")
-        return OutOfTime(f"{what}: grading one submission stops after {self.total_seconds:g} s of CPU time (or "
-                         f"{self.total_seconds * self.wall_factor:g} s on the clock){pace}")
+        return self.supervisor.out_of_time(what)
 
-    def _timeout(self, cpu):
-        """(CPU seconds, seconds on the clock) this request may take, and which of the two is the submission's
-        time rather than the request's own: (cpu, wall, cpu is the submission's, wall is the submission's)."""
-        if self.seconds_left() <= 0:
-            raise self.out_of_time()
-        cpu_left = self.seconds_left()
-        wall_left = self.deadline - time.monotonic() if self.deadline is not None else float("inf")
-        wall = cpu * self.wall_factor
-        return min(cpu, cpu_left), min(wall, wall_left), cpu_left < cpu, wall_left < wall
-
-    def _spent(self, child):
-        self.cpu_used += child.cpu_spent
-
-    # -- children ---------------------------------------------------------------------------------------------
-    def _fail_define(self, child, error):
-        child.kill()
-        self.define_error = error
-        raise error
-
-    def _start(self):
-        """A child with the solution defined in it, or a StudentError that says why there cannot be one. Answer
-        cells are run one request each, each within its own time: one that runs past it is left out (the child is
-        started again without it), and the names it would have set fail with TIMED_OUT, saying so."""
-        if self.define_error is not None:
-            raise StudentError(str(self.define_error), self.define_error.kind)
-        if self.strikes >= self.max_strikes:
-            raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
-                               "times", self.last_strike or failures.CRASHED)
-        child = Child(**self.limits)
-        try:
-            child.request({"op": protocol.READY}, timeout=self._timeout(self.define_timeout)[1])
-        except (TimeoutError, StudentError):  # it never came up: not the student's doing, unless a check says so
-            child.kill()
-            raise StudentError("the process that runs your code did not start (the grading machine may be "
-                               "overloaded): tell your teacher", failures.CRASHED) from None
-        child.tree.cpu(rescan=True)  # its processes are all there now: what each request uses counts them all
-        errors = []
-        alone = len(self.cells) > 1
-        for number, cell in enumerate(self.cells, start=1):
-            if number in self.slow_cells:
-                continue
-            reply, too_slow = self._define(child, number, cell, alone)
-            if too_slow:
-                if not alone:
-                    self._fail_define(child, StudentError(f"running your solution cell {too_slow} (an infinite loop "
-                                                          "outside the function?)", failures.TIMED_OUT))
-                child.kill()
-                self.slow_cells[number] = too_slow
-                return self._start()
-            if not reply.get("ok"):
-                error = raised(reply.get("error"), reply.get("message"), what="your solution cell")
-                if reply.get("error") == "NotImplementedError":
-                    error = StudentError(not_answered("your solution cell", message=reply.get("message")))
-                elif reply.get("error") != "NameError":
-                    error = StudentError(f"{error} (the grader runs that cell on its own)", error.kind)
-                self._fail_define(child, error)
-            errors += reply.get("errors", [])
-        self.cell_errors = errors
-        return child
-
-    def _define(self, child, number, cell, alone):
-        """Run one answer cell in `child`: (the reply, None), or (None, how it ran past its time, in words). It may
-        run on to twice its CPU time, so that the student learns by how much it is too slow."""
-        request = {"op": protocol.DEFINE, "cells": [cell], "each_on_its_own": alone, "first": number}
-        limit = self.define_timeout
-        cpu, timeout, cpu_budget, wall_budget = self._timeout(2 * limit)
-        timeout = min(timeout, limit * self.wall_factor)
-        try:
-            reply, _ = child.request(request, timeout=timeout, cpu=cpu)
-        except TimeoutError as exc:
-            self._spent(child)
-            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
-                child.kill()
-                raise self.out_of_time("this check was not finished") from None
-            if isinstance(exc, OutOfCpuTime):
-                return None, f"was still running after {cpu:g} s of CPU time, twice the {limit:g} s it may use"
-            return None, f"did not finish within {timeout:g} s, though it used little CPU time (a sleep?)"
-        except StudentError as exc:
-            self._spent(child)
-            self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
-        self._spent(child)
-        if child.cpu_spent > limit:
-            return None, (f"took {child.cpu_spent:.1f} s of CPU time, {child.cpu_spent - limit:.1f} s more than the "
-                          f"{limit:g} s it may use")
-        return reply, None
-
-    def child(self):
-        """The running child (started, or restarted after a hang or a crash, on demand)."""
-        if self._child is None or not self._child.alive():
-            self._child = self._start()
-        return self._child
+    @property
+    def calls(self):
+        """How many calls of the student's functions have returned so far."""
+        return self.supervisor.calls
 
     def close(self):
-        if self._child is not None:
-            self._child.kill()
-            self._child = None
+        self.supervisor.close()
 
     def __enter__(self):
         return self
@@ -235,34 +119,9 @@ class StudentCode:
         self.close()
 
     # -- requests ---------------------------------------------------------------------------------------------
-    def _request(self, header, watch=None):
-        child = self.child()
-        cpu, timeout, cpu_budget, wall_budget = self._timeout(self.call_timeout)
-        try:
-            return child.request(header, timeout=timeout, watch=watch, cpu=cpu)
-        except TimeoutError as exc:
-            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
-                self.close()
-                raise self.out_of_time("this check was not finished") from None
-            if isinstance(exc, OutOfCpuTime):
-                error = StudentError(f"your function used more than {cpu:g} s of CPU time in one call (an infinite "
-                                     "loop?)", failures.TIMED_OUT)
-            else:
-                error = StudentError(f"your function did not return within {timeout:g} s, though it used little CPU "
-                                     "time (a sleep, or waiting for something?)", failures.TIMED_OUT)
-        except StudentError as exc:
-            error = exc
-        finally:
-            self._spent(child)
-        child.kill()
-        self._child = None
-        self.strikes += 1
-        self.last_strike = error.kind
-        raise error
-
     def lookup(self, name):
         """The student's `name`: a FunctionProxy, plain data, or NameError if the solution cells do not define it."""
-        header, blobs = self._request({"op": protocol.LOOKUP, "name": name})
+        header, blobs = self.supervisor.request({"op": protocol.LOOKUP, "name": name})
         if not header.get("ok"):
             raise StudentError(f"reading {name} failed: {header.get('error')}: {header.get('message')}",
                                failures.WRONG_TYPE)
@@ -275,16 +134,18 @@ class StudentCode:
     def _not_defined(self, name):
         """The NameError for a `name` the student's cells leave undefined, with the one reason that matters: the
         error of the answer cell that binds it, or an answer cell still raising NotImplementedError."""
-        slow = [number for number in self.slow_cells if name in bound_names(self.cells[number - 1])]
+        slow_cells = self.supervisor.slow_cells
+        slow = [number for number in slow_cells if name in bound_names(self.cells[number - 1])]
         if slow:
             cell = f"your answer cell {cell_name(self.cells[slow[0] - 1])}".rstrip()
-            return StudentError(f"`{name}` is not set: {cell} {self.slow_cells[slow[0]]}, so the grader went on "
+            return StudentError(f"`{name}` is not set: {cell} {slow_cells[slow[0]]}, so the grader went on "
                                 "without that cell; keep slow self-tests out of answer cells", failures.TIMED_OUT)
         if len(self.cells) == 1:
             return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
                              "own: keep imports and helpers inside it)")
-        errors = [(e.get("cell"), str(e.get("error")), str(e.get("message") or "")) for e in self.cell_errors
-                  if isinstance(e, dict)]  # from the child: plain data, but whatever the student's code made of it
+        # from the child: plain data, but whatever the student's code made of it
+        errors = [(e.get("cell"), str(e.get("error")), str(e.get("message") or "")) for e in
+                  self.supervisor.cell_errors if isinstance(e, dict)]
         binding = [e for e in errors if e[0] in range(1, len(self.cells) + 1) and name in bound_names(
             self.cells[e[0] - 1])]
         _, error, message = (binding or [e for e in errors if e[1] == "NotImplementedError"] or [(0, "", "")])[0]
@@ -296,16 +157,14 @@ class StudentCode:
         return NameError(f"name '{name}' is not defined by your answer cells")
 
     def call(self, name, args, trace=False, memory=False):
-        """Call the student's `name` on `args` (plain data, classroom.trusted.child.Inputs). Returns {"value",
+        """Call the student's `name` on `args` (plain data, classroom.trusted.inputs.Inputs). Returns {"value",
         "after" (the inputs as the grader reads them after the call), "lines" and "tracer_kept" (with `trace`),
         "extra" (bytes the call added, with `memory`)}."""
-        child = self.child()
+        child = self.supervisor.child()
         specs = child.inputs.put(args)
         header = {"op": protocol.CALL, "name": name, "inputs": specs, "trace": bool(trace)}
         peak = child.start_peak() if memory else None
-        started = time.monotonic()
-        reply, blobs = self._request(header, watch=peak.watch if peak else None)
-        self.calls, self.call_seconds = self.calls + 1, self.call_seconds + time.monotonic() - started
+        reply, blobs = self.supervisor.request(header, watch=peak.watch if peak else None)
         result = {"extra": peak.extra() if peak else None}
         if not reply.get("ok"):
             if reply.get("error") == "NotImplementedError":

@@ -1,14 +1,6 @@
-"""The grade cells of score_gradient.ipynb, in notebook order: tools/grade_cells.py copies each into its cell.
-
-A cell starts at a line `# %% <grade_id> (<points> points)` and runs to the next; in the notebook they run in this
-order in one namespace. The imports above the first cell say where the other names come from: NumPy, and the
-student's answer cells (`score_gradient_solution`). `### BEGIN/END HIDDEN TESTS` blocks are stripped from what
-students receive; this file never leaves source/ (CourseDirectory.ignore). The visible part of each check runs in the
-student's notebook too (Validate, with classroom.checks.exercise): it decides what can be decided there without
-showing a hidden input or an answer, and names the rest on a `# Only when graded:` line (the Validate dialog lists it).
-"""
-import numpy as np
-
+"""The grade cells of score_gradient.ipynb in notebook order, run in one namespace: tools/grade_cells.py copies each,
+from its `# %% <grade_id> (<points> points)` line to the next, into its cell. INSTRUCTORS.md says what each check's
+visible part, hidden tests and `# Only when graded:` line do; the names no cell defines are the student's answers."""
 from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_gradient_size
 
 # %% by_hand_row (2 points)

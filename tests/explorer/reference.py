@@ -1,7 +1,7 @@
 """What the divisor explorer should show, worked out from scratch with plain numpy (never with the code under test).
 
-Used by the tests beside it: test_explorer_model.py, test_explorer_figure.py, test_explorer_widget.py and
-test_browser_explorer.py.
+Used by the tests beside it: test_explorer_model.py, test_explorer_figure.py, test_explorer_widget.py and, through
+browser_view.py, the browser tests.
 The measure names are the vocabulary's: they are what the page shows, not a computation.
 """
 import numpy as np

@@ -1,7 +1,7 @@
 """The explorer's self-contained page (make explore-page) and the stand-in it is made of: nothing loaded from outside,
 the rows of every seed it promises, the numbers of its still picture, and a clear refusal of a bad seed count.
 
-Chromium opens the page from disk with the network off in tests/explorer/test_browser_explorer.py; here the HTML
+Chromium opens the page from disk with the network off in tests/explorer/test_browser_page.py; here the HTML
 itself is read.
 """
 import json

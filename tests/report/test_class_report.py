@@ -5,7 +5,7 @@ A small course is built by hand in a moment (toy.py beside this file): a gradebo
 the result a grading writes (classroom.grading.result) and the grading record. The class is chosen so that every
 reason for attention, and every thing that must NOT raise one, happens to someone (WHY). The report of a class
 graded by the real grader, checked against the gradebook, the feedback and the LMS grades, is in
-tests/grading/test_grading_result.py.
+tests/grading/runs/test_grading_result.py.
 """
 import base64
 import csv

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from classroom import cells
-from classroom.self_study import check, exercise
+from classroom.self_study import check, exercise, score_table
 from classroom.sandbox import launch
 from coursekit.course import ASSIGNMENT, RELEASED
 from coursekit.repository import ROOT
@@ -109,7 +109,7 @@ def test_every_graded_cell_lies_in_the_part_the_notebook_announces():
     notebook's opening cell announces for each part ("**Part 1 (15 points):**")."""
     from nbgrader.coursedir import CourseDirectory
 
-    headings = check.part_headings(CourseDirectory(root=str(ROOT)), ASSIGNMENT, ASSIGNMENT)
+    headings = score_table.part_headings(CourseDirectory(root=str(ROOT)), ASSIGNMENT, ASSIGNMENT)
     nb = released(ASSIGNMENT)
     announced = {f"Part {n}": float(points) for n, points in
                  re.findall(r"\*\*Part (\d+) \((\d+) points\)", cells.source(nb["cells"][0]))}
@@ -127,8 +127,8 @@ def test_the_written_derivation_is_the_one_answer_left_to_a_teacher():
     from nbgrader.coursedir import CourseDirectory
 
     coursedir = CourseDirectory(root=str(ROOT))
-    assert check.by_hand_points(coursedir, ASSIGNMENT, ASSIGNMENT) == {"derivation": 3.0}
-    assert check.by_hand_points(coursedir, ASSIGNMENT, "intuition_quiz") == {}
+    assert score_table.by_hand_points(coursedir, ASSIGNMENT, ASSIGNMENT) == {"derivation": 3.0}
+    assert score_table.by_hand_points(coursedir, ASSIGNMENT, "intuition_quiz") == {}
 
 
 def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_route(tmp_path, monkeypatch, capsys):

@@ -2,7 +2,7 @@
 grading runs and released after a re-grade, misnamed notebooks, every due date the course accepts, and the files
 `make grades` and `make report` write on a full disk. Checked in the gradebook, the pages and the exit status.
 
-The class (tests/grading/semester_class.py) is graded once; each test changes a copy.
+The class (tests/grading/semester/semester_class.py) is graded once; each test changes a copy.
 """
 import csv
 import datetime
@@ -17,9 +17,9 @@ import pytest
 from classroom.grading import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT
-from tests.grading import semester_class as term
-from tests.grading.semester_class import place, semester  # noqa: F401 (the fixtures)
-from tests.grading.semester_class import CLASS, QUIZ
+from tests.grading.semester import semester_class as term
+from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
+from tests.grading.semester.semester_class import CLASS, QUIZ
 
 pytestmark = pytest.mark.integration
 
@@ -125,7 +125,8 @@ ACCEPTED = [("2026-12-14 23:59:00 UTC", "2026-12-14 23:59:00"),
 REFUSED = [("2026-12-01 09:05:00 PST", "the time zone 'PST' is unknown"),
            ("2026-12-01 09:05:00 UTC-5", "opposite sign"),
            ("2026-03-08 02:30:00 America/New_York", "does not exist")]
-# tests/grading/test_semester_rules.py reads every other form INSTRUCTORS.md names, without nbgrader's command line
+# tests/grading/semester/test_semester_rules.py reads every other form INSTRUCTORS.md names, without nbgrader's
+# command line
 
 
 def test_every_due_date_the_course_accepts_is_read_right_or_refused(place):

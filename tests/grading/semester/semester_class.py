@@ -1,8 +1,8 @@
-"""A small class graded as an instructor grades it over a semester, for tests/grading/test_semester*.py: five students,
-a due date two days ago written with a numeric offset, late work penalised "zero", and the hand-ins an instructor
-meets (on time, late, misnamed, two renamed copies, a notebook of nbformat 4.4 renamed by the browser, one without
-timestamp.txt). Each test works on a copy (`copy_of`), so the class is graded once per test file: a test file imports
-the fixtures `semester` (the class, graded) and `place` (a copy of it) from here."""
+"""A small class graded as an instructor grades it over a semester, for tests/grading/semester/test_semester*.py: five
+students, a due date two days ago written with a numeric offset, late work penalised "zero", and the hand-ins an
+instructor meets (on time, late, misnamed, two renamed copies, a notebook of nbformat 4.4 renamed by the browser, one
+without timestamp.txt). Each test works on a copy (`copy_of`), so the class is graded once per test file: a test file
+imports the fixtures `semester` (the class, graded) and `place` (a copy of it) from here."""
 import datetime
 import json
 import shutil

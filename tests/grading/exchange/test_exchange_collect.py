@@ -10,21 +10,13 @@ hard link and a named pipe, with a forged timestamp.txt; she also hands in a fol
 under the ids `c15eve,,,,21.0` and `=HYPERLINK("x")` and `zed`, and one that is a symbolic link to source/; and she
 tries to change victim's hand-in and the course's folder. `bob` hands in from the instructor's own account with
 `--student=bob`. Then the instructor runs the real `nbgrader collect`.
-
-A second class (`crowded`) hands in a notebook beside 250 figures, a 21 MiB notebook, and one over the course's
-CourseDirectory.max_file_size: collect takes the first two whole and flags what it left out, and grading, feedback
-and the report say what happened to the third.
 """
 import datetime
 import json
 import os
-import pwd
 import secrets
 import shutil
 import stat
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -33,114 +25,14 @@ import pytest
 from classroom import intake
 from coursekit import course
 from coursekit.course import ASSIGNMENT, RELEASED, SUBMISSIONS
-from tools import make_exchange
+from tests.grading.exchange.exchange_class import (COURSE_ID, HANDED_IN, PYTHON, SUBMIT, TRY_WRITE, TS, Account,
+                                                   instructor, shared_exchange)
 
 pytestmark = pytest.mark.integration
 
-COURSE_ID = "sqrt-dk"
-TS = "2024-05-01 10:00:00.000000 UTC"
 LATER = "2031-01-01 00:00:00.000000 UTC"
 GARBLED = "yesterday, honest"
 REFUSED_IDS = ("c15eve,,,,21.0", '=HYPERLINK("x")')
-PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # one every account may run
-SUBMIT = "--ExchangeFactory.submit=classroom.plugins.exchange_submit.SafeSubmit"  # as the hub sets it for everyone
-HANDED_IN = r"""
-set -e
-cd "$INBOUND"
-mkdir "$FOLDER"
-cp "$HANDOUT" "$FOLDER/$ASSIGNMENT.ipynb"
-printf '%s' "$TS" > "$FOLDER/timestamp.txt"
-ln -s "$COURSE/source/$ASSIGNMENT/$ASSIGNMENT.ipynb" "$FOLDER/source.ipynb"
-ln -s "$COURSE/source/$ASSIGNMENT" "$FOLDER/source_folder"
-ln -s "$SECRET" "$FOLDER/secret.txt"
-ln -s "$COURSE/submitted/alice/$ASSIGNMENT/$ASSIGNMENT.ipynb" "$FOLDER/alice.ipynb"
-ln -s ../../../.. "$FOLDER/up"
-printf 'my own notes' > "$OWN/notes.txt"
-ln "$OWN/notes.txt" "$FOLDER/hard.ipynb"
-mkfifo "$FOLDER/pipe.ipynb"
-for id in "$ID1" "$ID2"; do
-    mkdir "$id+$ASSIGNMENT+$TS+r"
-    cp "$HANDOUT" "$id+$ASSIGNMENT+$TS+r/$ASSIGNMENT.ipynb"
-done
-ln -s "$COURSE/source/$ASSIGNMENT" "trudy+$ASSIGNMENT+$TS+r"
-mkdir "zed+$ASSIGNMENT+not a time+r"
-cp "$HANDOUT" "zed+$ASSIGNMENT+not a time+r/$ASSIGNMENT.ipynb"
-mkdir "$VICTIM+$ASSIGNMENT+$LATER+x"
-cp "$HANDOUT" "$VICTIM+$ASSIGNMENT+$LATER+x/$ASSIGNMENT.ipynb"
-"""
-# What mallory tries against victim's hand-in and the course's folder: each must fail.
-TRY_WRITE = r"""
-import json, os, sys
-hand_in, course = sys.argv[1], sys.argv[2]
-attempts = {
-    "add a file to the hand-in": lambda: open(os.path.join(hand_in, "extra.ipynb"), "x").close(),
-    "replace the hand-in's notebook": lambda: os.replace(os.path.join(hand_in, "timestamp.txt"),
-                                                         os.path.join(hand_in, "score_gradient.ipynb")),
-    "delete the hand-in's notebook": lambda: os.remove(os.path.join(hand_in, "score_gradient.ipynb")),
-    "rename the hand-in": lambda: os.rename(hand_in, hand_in + "-moved"),
-    "read the hand-in": lambda: open(os.path.join(hand_in, "score_gradient.ipynb"), "rb").read(1),
-    "make a folder in the course's folder": lambda: os.mkdir(os.path.join(course, "fake")),
-    "release a fake assignment": lambda: os.mkdir(os.path.join(course, "outbound", "fake")),
-    "rename the course's folder": lambda: os.rename(course, course + "-moved"),
-}
-seen = {}
-for what, attempt in attempts.items():
-    try:
-        attempt()
-        seen[what] = "done"
-    except OSError as error:
-        seen[what] = type(error).__name__
-print(json.dumps(seen))
-"""
-
-
-class Account:
-    """An OS account (useradd; userdel when done), or, where none can be made, the current one under a name."""
-
-    def __init__(self, name):
-        self.name, self.uid, self.gid, self.why_not = name, os.getuid(), os.getgid(), None
-        if os.getuid() != 0 or not shutil.which("useradd"):
-            self.why_not = "another OS account needs root and useradd"
-            return
-        login = f"sqdk{name[:6]}{os.getpid()}"
-        made = subprocess.run(["useradd", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", login],
-                              capture_output=True, text=True)
-        if made.returncode != 0:
-            self.why_not = f"useradd failed: {made.stderr.strip()}"
-            return
-        entry = pwd.getpwnam(login)
-        self.name, self.uid, self.gid = login, entry.pw_uid, entry.pw_gid
-
-    @property
-    def separate(self):
-        return self.why_not is None
-
-    def run(self, *command, check=True, cwd=None, **env):
-        kwargs = dict(user=self.uid, group=self.gid, extra_groups=[]) if self.separate else {}
-        result = subprocess.run(command, env=course.nbgrader_env(**{"HOME": "/nonexistent", **env}), cwd=cwd,
-                                capture_output=True, text=True, **kwargs)
-        assert not check or result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-        return result
-
-    def remove(self):
-        if self.separate:
-            subprocess.run(["userdel", self.name], check=True, capture_output=True)
-
-
-def shared_exchange(request):
-    """(folder for the accounts, exchange root) made as `make exchange` makes them, the course's folder the
-    instructor's (the current account)."""
-    shared = Path(tempfile.mkdtemp(prefix="exchange-"))  # outside the instructor's private tmp
-    request.addfinalizer(lambda: shutil.rmtree(shared, ignore_errors=True))
-    shared.chmod(0o755)
-    exchange = shared / "exchange"
-    assert make_exchange.make_exchange(str(exchange)) is None
-    assert make_exchange.make_course_folder(str(exchange), COURSE_ID, os.getuid(), os.getgid()) is None
-    return shared, exchange
-
-
-def instructor(course_path, exchange, *args, check=True):
-    return course.nbgrader(*args, f"--Exchange.root={exchange}", cwd=course_path, check=check)
 
 
 def server_time(text):
@@ -317,77 +209,3 @@ def test_a_folder_that_cannot_be_taken_is_refused_with_its_reason_and_not_collec
 def test_only_plain_student_ids_of_their_own_accounts_were_collected(collected):
     assert sorted(p.name for p in (collected["course"] / "submitted").iterdir()) == sorted(
         ["alice", "bob", collected["mallory"].name, collected["victim"].name])
-
-
-# ---- a crowded class: many files, a large notebook, one too large -------------------------------------------------
-FIGURES = 250
-BIG_MIB = 21
-
-
-def big_notebook(code, mib):
-    """A notebook with `code` as its answer and an output of about `mib` MiB (a picture saved with it)."""
-    nb = course.submission(code)
-    picture = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "A" * (mib * 2 ** 20)}}
-    first_code = next(cell for cell in nb["cells"] if cell["cell_type"] == "code")
-    first_code["outputs"] = [picture]
-    return json.dumps(nb)
-
-
-@pytest.fixture(scope="module")
-def crowded(tmp_path_factory, request):
-    base = tmp_path_factory.mktemp("crowded")
-    config = "c.CourseDirectory.max_file_size = 30000  # kB: the third notebook is over it"
-    course_path = course.make_course(base / "course", config=config)
-    _, exchange = shared_exchange(request)
-    instructor(course_path, exchange, "release_assignment", ASSIGNMENT)
-    inbound = exchange / COURSE_ID / "inbound"
-    correct = (SUBMISSIONS / "correct_einsum.py").read_text()
-    hand_ins = {"fig": json.dumps(course.submission(correct)), "big": big_notebook(correct, BIG_MIB),
-                "huge": big_notebook(correct, 31)}
-    for student, text in hand_ins.items():
-        folder = inbound / f"{student}+{ASSIGNMENT}+{TS}+r"
-        folder.mkdir()
-        (folder / f"{ASSIGNMENT}.ipynb").write_text(text)
-        (folder / "timestamp.txt").write_text(TS)
-    figures = inbound / f"fig+{ASSIGNMENT}+{TS}+r" / "figures"
-    figures.mkdir()
-    for n in range(FIGURES):
-        (figures / f"f{n:03d}.png").write_bytes(b"\x89PNG" + bytes(60))
-    result = instructor(course_path, exchange, "collect", ASSIGNMENT, check=False)
-    graded = course.autograde(course_path)
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=course_path)
-    report = course.report(course_path, "--out", str(base / "report"))
-    return dict(course=course_path, result=result, log=result.stdout + result.stderr, graded=graded,
-                report=(base / "report" / f"{ASSIGNMENT}.html").read_text(), scores=course.scores(course_path),
-                report_run=report)
-
-
-def test_a_notebook_beside_hundreds_of_files_is_collected_and_graded_the_rest_flagged(crowded):
-    assert crowded["result"].returncode == 0, crowded["log"][-3000:]
-    fig = crowded["course"] / "submitted" / "fig" / ASSIGNMENT
-    assert (fig / f"{ASSIGNMENT}.ipynb").exists()
-    dropped = intake.read_record(fig)["dropped"]
-    assert len(dropped) == FIGURES + 2 - intake.MAX_FILES  # the notebook and timestamp.txt went first
-    assert {why for _, why in dropped} == {f"more than {intake.MAX_FILES} files in the submission"}
-    full = sum(course.max_scores(crowded["course"]).values())
-    assert sum(crowded["scores"]["fig"].values()) >= full, crowded["graded"].stderr[-3000:]
-    assert "left out at collect" in crowded["report"]
-
-
-def test_a_notebook_over_twenty_mib_is_collected_whole_and_graded(crowded):
-    big = crowded["course"] / "submitted" / "big" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    assert big.stat().st_size > BIG_MIB * 2 ** 20
-    assert sum(crowded["scores"]["big"].values()) >= sum(course.max_scores(crowded["course"]).values()), \
-        crowded["graded"].stderr[-3000:]
-
-
-def test_a_notebook_over_the_courses_limit_is_refused_flagged_and_explained(crowded):
-    huge = crowded["course"] / "submitted" / "huge" / ASSIGNMENT
-    assert not (huge / f"{ASSIGNMENT}.ipynb").exists()
-    assert dict(intake.read_record(huge)["dropped"]) == {f"{ASSIGNMENT}.ipynb": "larger than 28.6102 MiB"}
-    assert f"Dropped from 'huge+{ASSIGNMENT}+{TS}+r' (not collected): '{ASSIGNMENT}.ipynb', larger than" in \
-        crowded["log"]
-    page = (crowded["course"] / "feedback" / "huge" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
-    assert "could not be graded: larger than 28.6102 MiB" in page and "no notebook at all" not in page
-    assert sum(crowded["scores"]["huge"].values()) == 0
-    assert crowded["report"].count("left out at collect") >= 2

@@ -3,7 +3,7 @@ INSTRUCTORS.md gives (`make autograde`, `make extension`, `make drop`, `make qui
 ending in the grade the instructor meant or in a refusal that says why, checked in the gradebook, the feedback and
 the exit status.
 
-The class (tests/grading/semester_class.py) is graded once; each test changes a copy.
+The class (tests/grading/semester/semester_class.py) is graded once; each test changes a copy.
 """
 import json
 import os
@@ -20,9 +20,9 @@ from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT
 from coursekit.repository import ROOT
-from tests.grading import semester_class as term
-from tests.grading.semester_class import place, semester  # noqa: F401 (the fixtures)
-from tests.grading.semester_class import CLASS, DUE, NOW, QUIZ, as_offset
+from tests.grading.semester import semester_class as term
+from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
+from tests.grading.semester.semester_class import CLASS, DUE, NOW, QUIZ, as_offset
 
 pytestmark = pytest.mark.integration
 

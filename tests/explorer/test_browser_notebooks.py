@@ -1,0 +1,133 @@
+"""The explorer in a real browser (Debian's Chromium through Playwright) inside the notebook, as a student uses it.
+
+* In JupyterLab, the stored output shows the still stand-in before anything runs; then, with the kernel process
+  stopped in its last cell, the view still moves and waits only for a new seed's row, which comes once it goes on.
+* As a Voilà app, and as notebook 04 exported by nbconvert and opened from disk: the live explorer.
+
+Expected readouts come from numpy alone (tests/explorer/reference.py). Screenshots go to build/screenshots/ (or
+$EXPLORER_SCREENSHOTS). Without Chromium or playwright the tests are skipped (coursekit.parts), unless
+REQUIRE_BROWSER_TESTS=1 (CI).
+"""
+import os
+import re
+import signal
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbconvert import HTMLExporter
+
+from coursekit.browser import EXPLORER, Server, chromium, focus, run_all_cells
+from coursekit.parts import requires
+from tests.explorer.browser_view import SHOTS, VIEW, WAIT_MS, assert_shows, offline_page, shows
+
+pytestmark = requires("browser")
+
+
+@pytest.fixture
+def page():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with chromium() as page:
+        yield page
+
+
+def stopping_copy(folder):
+    """Notebook 04 with a last cell in which the kernel stops itself (SIGSTOP) until it is sent SIGCONT: a kernel that
+    answers nothing at all, not even on another thread (JupyterLab may send widget messages to a kernel subshell)."""
+    nb = nbformat.read(EXPLORER, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("import os\nimport signal\n\nos.kill(os.getpid(), signal.SIGSTOP)"))
+    path = Path(folder) / EXPLORER.name
+    nbformat.write(nb, path)
+    return path
+
+
+def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page, tmp_path):
+    with Server("lab", notebook=stopping_copy(tmp_path)) as server:
+        page.goto(server.url(), wait_until="commit", timeout=WAIT_MS)
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=WAIT_MS)
+        # before anything runs, the stored output shows the still picture, not a broken widget
+        stand_in = page.locator(".jp-OutputArea-output img").first
+        stand_in.wait_for(state="attached", timeout=WAIT_MS)
+        assert stand_in.get_attribute("src").startswith("data:image/")
+        assert page.locator("text=Error displaying widget").count() == 0
+
+        run_all_cells(page, wait_for_end=False)
+        page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
+        page.locator(VIEW).scroll_into_view_if_needed()
+        [(pid, _)] = server.kernels()
+        wait_until_stopped(pid)
+        try:
+            assert_shows(page, 64, 0.5)
+            focus(page, f"{VIEW} .explorer-d-k input")
+            page.keyboard.press("ArrowRight")
+            assert_shows(page, 128, 0.5, divisor="√d_k = 11.31")
+            page.locator(VIEW).get_by_role("button", name="d_k", exact=True).click()
+            assert_shows(page, 128, 1.0, divisor="d_k = 128")
+
+            # a new seed needs the kernel: the view says it waits, and keeps the row it has
+            page.locator(VIEW).get_by_role("button", name="new row of scores").click()
+            assert "seed 1" in page.locator(f"{VIEW} .explorer-status").inner_text()
+            assert_shows(page, 128, 1.0, seed=0)
+            page.locator(VIEW).screenshot(path=str(SHOTS / "lab-kernel-stopped.png"))
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        shows(page, seed="1")
+        assert_shows(page, 128, 1.0, seed=1)
+        assert page.locator(f"{VIEW} .explorer-status").inner_text() == ""
+        page.locator(VIEW).screenshot(path=str(SHOTS / "lab-after.png"))
+        kernels = server.stop()
+    assert len(kernels) == 1, f"expected the notebook's one kernel, found {kernels}"
+
+
+def wait_until_stopped(pid, seconds=60):
+    """Wait until the process `pid` is stopped (state T in /proc/PID/stat)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "T":
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the kernel (process {pid}) did not stop within {seconds} s")
+
+
+def test_the_explorer_as_a_voila_app(page):
+    following = sorted(EXPLORER.parent.glob("05-*.ipynb"))
+    with Server("voila", extra_files=following) as server:
+        page.goto(server.url(), wait_until="commit", timeout=WAIT_MS)
+        page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
+        page.locator(VIEW).scroll_into_view_if_needed()
+        assert_shows(page, 64, 0.5, divisor="√d_k = 8")
+        focus(page, f"{VIEW} .explorer-d-k input")
+        page.keyboard.press("ArrowRight")
+        assert_shows(page, 128, 0.5, divisor="√d_k = 11.31")
+        page.locator(VIEW).get_by_role("button", name="new row of scores").click()
+        shows(page, seed="1")
+        assert_shows(page, 128, 0.5, seed=1)
+        page.screenshot(path=str(SHOTS / "voila-page-after.png"), full_page=True)
+        assert page.locator(".jp-InputArea-editor").count() == 0, "the app should show no code"
+        assert "import numpy" not in page.inner_text("body")
+        # every link to a notebook leads somewhere: to the next notebook, rendered without code as well
+        links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+        notebooks = [link for link in links if re.search(r"\.ipynb($|[?#])", link)]
+        assert any(f"/voila/render/{path.name}" in link for link in notebooks for path in following), notebooks
+        for link in notebooks:
+            reply = page.request.get(link, timeout=WAIT_MS)
+            assert reply.status == 200, f"{link} answers {reply.status}"
+
+
+def test_notebook_04_exported_by_nbconvert_is_live_from_disk(tmp_path):
+    body, _ = HTMLExporter().from_filename(str(EXPLORER))
+    path = tmp_path / "04-explore-the-divisor.html"
+    path.write_text(body, encoding="utf-8")
+    with offline_page() as page:
+        page.goto(path.as_uri())
+        page.wait_for_selector(f"{VIEW} svg.explorer-picture", timeout=WAIT_MS)
+        assert page.locator(".explorer-still").is_hidden()
+        assert_shows(page, 64, 0.5, divisor="√d_k = 8")
+        focus(page, f"{VIEW} .explorer-d-k input")
+        page.keyboard.press("ArrowLeft")
+        assert_shows(page, 32, 0.5, divisor="√d_k = 5.657")
+        page.locator(VIEW).get_by_role("button", name="new row of scores").click()
+        assert_shows(page, 32, 0.5, seed=1)
+        page.locator(VIEW).screenshot(path=str(SHOTS / "exported-after.png"))
+        assert page.errors == []
