@@ -32,7 +32,8 @@ from traitlets import Bool, Integer, Unicode, default
 from traitlets.config.loader import KVArgParseConfigLoader
 
 from .grading import environment, lock, pool, settings
-from .grading.driver import Interrupted, Refused, nearest, run, say, stop
+from .grading.driver import Interrupted, Refused, run, say, stop
+from .wording import did_you_mean
 from .sandbox import launch
 
 
@@ -119,7 +120,7 @@ class StrictLoader(KVArgParseConfigLoader):
         self.parser.error(self._unknown(arg))
 
     def _unknown(self, arg):
-        return (f"there is no option --{arg}{nearest(arg, [*self.aliases, *self.flags])} (`python -m "
+        return (f"there is no option --{arg}{did_you_mean(arg, [*self.aliases, *self.flags])} (`python -m "
                 "classroom.autograde --help` lists them): nothing was graded")
 
     def _create_parser(self):

@@ -3,7 +3,7 @@
 The exchange's inbound/ is writable by every student, so a hand-in may hold symbolic links (to source/, to a file
 only the instructor may read, to another student's work), hard links, named pipes, devices, sockets, mount points,
 odd names, huge files or thousands of them. `nbgrader collect` runs as the instructor: whatever it follows, it reads
-with the instructor's rights. Two functions make that safe:
+with the instructor's rights. These functions make that safe:
 
   check_student_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
   take_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why,
@@ -16,8 +16,8 @@ with a dot and is in CourseDirectory.ignore, so nbgrader neither takes one from 
 
 How the copy reads, through descriptors and never following a link: classroom.safe_copy.
 
-Used by classroom.plugins.exchange_collect (`nbgrader collect`, the formgrader's Collect button) and by the autograde driver (its
-private staging copy of submitted/<student>/<assignment>/).
+Used by classroom.plugins.exchange_collect (`nbgrader collect`, the formgrader's Collect button) and by the
+autograde driver (its private staging copy of submitted/<student>/<assignment>/).
 """
 import errno
 import json

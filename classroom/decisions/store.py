@@ -19,12 +19,12 @@ The file is written only by these commands, whole or not at all (classroom.atomi
 """
 import argparse
 import datetime
-import difflib
 import json
 import os
 import sys
 
 from .. import atomic, course, intake
+from ..wording import did_you_mean
 from . import dates
 
 FILE = "decisions.json"
@@ -127,7 +127,7 @@ def drop(coursedir, student, undo=False):
     data = read(coursedir.root)
     if undo:
         if data["dropped"].pop(student, None) is None:
-            raise DecisionError(f"{student} is not dropped{_nearest(student, data['dropped'])}")
+            raise DecisionError(f"{student} is not dropped{did_you_mean(student, data['dropped'])}")
         write(coursedir.root, data)
         return f"{student} is back in the course; the next `make autograde` grades their work."
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
@@ -135,7 +135,7 @@ def drop(coursedir, student, undo=False):
         collected = {s for a in gb.assignments for s in course.submitted(coursedir, a.name)}
         if student not in known | collected:
             raise DecisionError(f"no student {student!r} in the gradebook or in submitted/"
-                                f"{_nearest(student, known | collected)}")
+                                f"{did_you_mean(student, known | collected)}")
         data["dropped"][student] = datetime.datetime.now(datetime.timezone.utc).strftime(STAMP)
         write(coursedir.root, data)
         try:
@@ -144,11 +144,6 @@ def drop(coursedir, student, undo=False):
             pass
     return (f"{student} is dropped: removed from the gradebook, and never graded again (their hand-ins stay in "
             "submitted/). `make drop STUDENT=... UNDO=yes` takes them back.")
-
-
-def _nearest(word, choices):
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def show(root):

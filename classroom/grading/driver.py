@@ -24,7 +24,6 @@ decisions, the quiz key: Refused, exit 2, when grading may not start) and `plan`
 stages every job with the graders and commits each one here; `say` is the one voice of the run on stderr. SIGHUP and
 SIGTERM stop it as Ctrl-C does (`stop`: Interrupted), the submission being graded keeping its previous state.
 """
-import difflib
 import fnmatch
 import os
 import signal
@@ -33,6 +32,7 @@ import sys
 from .. import course, intake
 from ..decisions import quiz_key
 from ..decisions import store as decisions
+from ..wording import did_you_mean
 from . import commit, lock, pool, progress, record, result, staging
 
 TAG = "[classroom.autograde]"
@@ -63,23 +63,18 @@ def say(message):
     print(f"{TAG} {message}", file=sys.stderr, flush=True)
 
 
-def nearest(word, choices):
-    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def check_selection(coursedir, assignment, versions, collected, dropped):
     """Refused when --notebook or --student selects nothing (a typo must not end in "0 graded now"), or only
     students who were dropped."""
     pattern = coursedir.notebook_id or "*"
     if not any(fnmatch.fnmatch(name, pattern) for name in versions):
-        raise Refused(f"{assignment} has no notebook {pattern!r}{nearest(pattern, versions)}; its notebooks are "
+        raise Refused(f"{assignment} has no notebook {pattern!r}{did_you_mean(pattern, versions)}; its notebooks are "
                       + ", ".join(versions) + " (give the name without .ipynb): nothing was graded")
     if coursedir.student_id and coursedir.student_id != "*":
         chosen = [s for s in collected if fnmatch.fnmatch(s, coursedir.student_id)]
         if not chosen:
             raise Refused(f"{coursedir.submitted_directory}/ holds no submission of {assignment} by "
-                          f"{coursedir.student_id!r}{nearest(coursedir.student_id, collected)}: nothing was graded (collect it first, or "
+                          f"{coursedir.student_id!r}{did_you_mean(coursedir.student_id, collected)}: nothing was graded (collect it first, or "
                           "check the name)")
         if set(chosen) <= dropped:
             raise Refused(f"{', '.join(chosen)} was dropped from the course (`make decisions` lists who): nothing was "

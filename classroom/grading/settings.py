@@ -9,12 +9,12 @@ The classes it knows are those imported: nbgrader's own, and every class the con
 option that takes a class, such as c.ZipCollectApp.collector_plugin), imported here; so the classes such a plugin's
 module brings along (classroom.lms's LmsRoster, say) are known too, and nothing here imports them by name.
 """
-import difflib
-
 from traitlets import TraitError, Type
 from traitlets.config import Config
 from traitlets.config.configurable import Configurable
 from traitlets.utils.importstring import import_item
+
+from ..wording import code, did_you_mean
 
 PIPELINES = [("Autograde", "sanitize_preprocessors"), ("Autograde", "autograde_preprocessors"),
              ("GenerateFeedback", "preprocessors")]
@@ -35,11 +35,6 @@ def _configurables():
                 seen[sub.__name__].append(sub)
                 todo.append(sub)
     return seen
-
-
-def _suggest(word, choices):
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean `{close[0]}`?)" if close else ""
 
 
 def _pipeline_classes(config, known, found):
@@ -86,14 +81,14 @@ def problems(config):
     for section in sorted(k for k in config if k[:1].isupper() and isinstance(config[k], Config) and config[k]):
         same_name = known.get(section)
         if same_name is None:
-            hint = _suggest(section, known)
+            hint = did_you_mean(section, known, code)
             if hint:  # a section for some other program would have no close nbgrader name
                 found.append(f"the configuration sets options of `{section}`, which no grading class has{hint}")
             continue
         options = {name for cls in same_name for name in cls.class_trait_names(config=True)}
         for option in sorted(config[section]):
             if option not in options:
-                found.append(f"`c.{section}.{option}` is not an option of {section}{_suggest(option, options)}")
+                found.append(f"`c.{section}.{option}` is not an option of {section}{did_you_mean(option, options, code)}")
     for cls in classes:
         try:
             instance = cls(config=config)

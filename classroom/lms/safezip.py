@@ -19,12 +19,11 @@ import re
 import stat
 import zipfile
 
-from ..units import size
+from ..units import MiB, size
 from .refusals import Refusal
 
-MIB = 2 ** 20
-MAX_MEMBER_BYTES = 20 * MIB  # classroom.intake's cap for one file: the course's notebooks are well under 1 MiB
-MAX_TOTAL_BYTES = 500 * MIB  # a class of a few hundred students
+MAX_MEMBER_BYTES = 20 * MiB  # classroom.intake's cap for one file: the course's notebooks are well under 1 MiB
+MAX_TOTAL_BYTES = 500 * MiB  # a class of a few hundred students
 MAX_MEMBERS = 5000
 MAX_RATIO = 100              # a notebook compresses about 3 to 10 times; zip bombs, thousands of times
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
