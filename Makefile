@@ -130,7 +130,7 @@ exchange: $(READY)
 # is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
 QUIZ_REPLACE ?=
 release: $(READY)
-	$(BIN)/python -m tools.grade_cells
+	$(BIN)/python -m tools.write_grade_cells
 	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT))
 	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
 	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT) --accept)

@@ -14,8 +14,8 @@ load_subconfig("nbgrader_config.py", path=SELECTION_FOLDER)  # noqa: F821 (as ge
 c.CourseDirectory.course_id = "sqrt-dk"
 c.CourseDirectory.source_directory = "source"
 c.CourseDirectory.release_directory = "release"
-# The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/grade_cells.py writes them into
-# the grade cells): never copied to release/, autograded/ or feedback/.
+# The checks, hidden tests included, live in source/<assignment>/grade_cells.py (tools/write_grade_cells.py writes
+# them into the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
                             ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
 # and collect's record of a hand-in (classroom.intake.RECORD)

@@ -29,7 +29,7 @@ from ..sandbox import launch, scratch
 from ..sandbox.launchers import BubblewrapLauncher
 from ..units import MiB
 from . import failures, protocol, server
-from .errors import StudentError
+from .student_errors import StudentError
 from .inputs import Inputs
 
 POLL = 0.002  # seconds between two readings of memory while a measured call runs

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..sandbox import scratch
 from . import failures, protocol
-from .errors import StudentError
+from .student_errors import StudentError
 
 
 class Inputs:

@@ -13,12 +13,12 @@ The child is kept running by a `Supervisor` (classroom.trusted.supervisor), with
 child's process tree read from outside it, `define_timeout` for each answer cell (one that runs past it is left out,
 and only the names it would have set fail, saying by how much it was over), `call_timeout` for each call,
 `max_strikes` hangs or deaths, and `total_seconds` for the whole submission. Failures of the student's code arrive
-as `StudentError` (classroom.trusted.errors, with their kind).
+as `StudentError` (classroom.trusted.student_errors, with their kind).
 """
 import numpy as np
 
 from . import failures, protocol
-from .errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
+from .student_errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
 from .supervisor import WALL_FACTOR, Supervisor
 from .unanswered import not_answered

@@ -13,7 +13,7 @@ import time
 
 from . import failures, protocol
 from .child import Child, OutOfCpuTime
-from .errors import OutOfTime, StudentError, raised
+from .student_errors import OutOfTime, StudentError, raised
 from .unanswered import not_answered
 
 # A request may also wait this many times its CPU time on the clock (code that sleeps or blocks uses no CPU time):

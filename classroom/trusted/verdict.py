@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass, replace
 
 from . import failures
-from .errors import StudentError
+from .student_errors import StudentError
 from .proxy import StudentCode
 
 MAX_MESSAGE = 1500

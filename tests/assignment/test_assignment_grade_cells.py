@@ -1,5 +1,5 @@
 """The checks of score_gradient.ipynb live in source/score_gradient/grade_cells.py: the notebook's grade cells are
-what tools/grade_cells.py builds from it, the file runs as a module against the reference solution, and it never
+what tools/write_grade_cells.py builds from it, the file runs as a module against the reference solution, and it never
 leaves source/ (not in release/; tests/assignment/test_assignment_corpus.py checks the autograded folders)."""
 import importlib
 import json
@@ -10,26 +10,26 @@ import pytest
 
 from coursekit.course import ASSIGNMENT
 from coursekit.repository import ROOT
-from tools import grade_cells as grade_cells_tool
+from tools import write_grade_cells
 
 SOURCE = ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-CHECKS = grade_cells_tool.checks_file(SOURCE)
+CHECKS = write_grade_cells.checks_file(SOURCE)
 
 
 def test_the_notebook_holds_what_the_tool_builds():
     committed = nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT)
-    built = grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT),
-                                   grade_cells_tool.read_checks(CHECKS))
+    built = write_grade_cells.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT),
+                                   write_grade_cells.read_checks(CHECKS))
     assert json.loads(nbformat.writes(built)) == json.loads(nbformat.writes(committed)), \
-        "run `make release` (it runs tools/grade_cells.py first)"
+        "run `make release` (it runs tools/write_grade_cells.py first)"
 
 
 def test_the_tool_refuses_a_file_and_a_notebook_that_disagree():
-    checks = grade_cells_tool.read_checks(CHECKS)
+    checks = write_grade_cells.read_checks(CHECKS)
     with pytest.raises(ValueError, match="same order"):
-        grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[::-1])
+        write_grade_cells.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[::-1])
     with pytest.raises(ValueError, match="same order"):
-        grade_cells_tool.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[:-1])
+        write_grade_cells.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[:-1])
 
 
 def test_the_checks_file_runs_as_a_module_against_the_reference_solution(tmp_path, monkeypatch):

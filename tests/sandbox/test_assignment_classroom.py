@@ -11,7 +11,7 @@ from nbformat.v4 import new_code_cell
 from classroom import cells
 from classroom.checks import measures
 from classroom.trusted import failures, protocol
-from classroom.trusted.errors import StudentError, WrongTypeError
+from classroom.trusted.student_errors import StudentError, WrongTypeError
 from classroom.preprocessors.execute_for_display import own_name
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
 from classroom.checks.line_count import count_lines

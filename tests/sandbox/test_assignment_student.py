@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from classroom.trusted import failures
-from classroom.trusted.errors import StudentError
+from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import ForeignObject, StudentCode
 from classroom.trusted.verdict import decide
 from coursekit.course import LAUNCHER

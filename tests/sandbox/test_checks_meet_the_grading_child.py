@@ -4,7 +4,7 @@ answer in full, plain data crosses both ways without pickle, and the assignment'
 import pytest
 
 from classroom.trusted import failures
-from classroom.trusted.errors import StudentError, raised
+from classroom.trusted.student_errors import StudentError, raised
 from classroom.trusted.verdict import decide
 from coursekit.course import LAUNCHER
 

@@ -21,7 +21,7 @@ import pytest
 
 from classroom.sandbox.kernel import SandboxedKernelManager, kernel_folders
 from classroom.trusted import failures
-from classroom.trusted.errors import StudentError
+from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from coursekit import course
 from coursekit.parts import requires

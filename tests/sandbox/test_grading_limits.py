@@ -11,7 +11,7 @@ from classroom.trusted import failures
 from classroom.trusted.ipython_cells import as_python
 from classroom.checks.loops import find_loops
 from classroom.checks.measures import peak_extra_bytes, python_loops
-from classroom.trusted.errors import StudentError
+from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from classroom.trusted.verdict import decide
 from coursekit.course import LAUNCHER

@@ -13,7 +13,7 @@ import pytest
 from classroom import cells
 from classroom.trusted.verdict import decide
 from coursekit import corpus, course
-from tools import grade_cells as grade_cells_tool
+from tools import write_grade_cells
 
 pytestmark = pytest.mark.integration  # grades in sandboxed children, beside busy processes
 
@@ -50,7 +50,7 @@ def slowed_down():
 
 def test_a_busy_machine_grades_as_an_idle_one(a_busy_core):
     assert slowed_down() > 1.3, "the busy processes did not load the machine: this test would show nothing"
-    checks = grade_cells_tool.read_checks(course.ROOT / "source" / course.ASSIGNMENT / "grade_cells.py")
+    checks = write_grade_cells.read_checks(course.ROOT / "source" / course.ASSIGNMENT / "grade_cells.py")
     tests = [(grade_id, code) for grade_id, _, code in checks]
     entries = corpus.corpus()
     wrong = {}

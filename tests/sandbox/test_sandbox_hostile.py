@@ -22,7 +22,7 @@ import pytest
 from classroom.sandbox import cgroups
 from classroom.sandbox import launch as sandbox
 from classroom.trusted import failures
-from classroom.trusted.errors import StudentError
+from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from coursekit import course
 from coursekit.parts import requires

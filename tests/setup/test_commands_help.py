@@ -13,7 +13,7 @@ MODULES = ["classroom.report", "classroom.decisions", "classroom.decisions.quiz_
            "classroom.lms.collect_zip", "classroom.lms.release_zip", "classroom.lms.grades",
            "classroom.lms.feedback", "classroom.self_study.exercise", "classroom.self_study.check",
            "bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead", "bench.sandbox_overhead",
-           "bench.notebook_runtime", "bench.explorer_latency", "tools.grade_cells", "tools.make_exchange",
+           "bench.notebook_runtime", "bench.explorer_latency", "tools.write_grade_cells", "tools.make_exchange",
            "tools.quiz_bank", "tools.quiz_variant", "tools.refresh_notebooks", "tools.nbgrader_contract",
            "attention_lesson.explorer.page"]
 SCRIPTS = ["deploy/jupyterhub/hub_class.py"]  # no package: it runs as root with any Python 3
