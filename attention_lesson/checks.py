@@ -17,7 +17,8 @@ def _as_finite_array(values, name):
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numbers (a list or a numpy array of floats); got {type(values).__name__}") from exc
+        raise TypeError(f"{name} must be numbers (a list or a numpy array of floats); "
+                        f"got {type(values).__name__}") from exc
     if not np.all(np.isfinite(array)):
         bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
         raise ValueError(f"{name} must be finite; it holds {bad} NaN or infinite value(s): check how it was computed")
@@ -56,7 +57,8 @@ def as_curve(values, name, length=None, *, per="point", positive=False, low=None
         raise ValueError(f"{name} must be positive (it is drawn on a log axis); got {array.tolist()}")
     outside = (low is not None and array.min() < low) or (high is not None and array.max() > high)
     if outside:
-        raise ValueError(f"{name} must lie between {low} and {high}; got values from {array.min():g} to {array.max():g}")
+        raise ValueError(f"{name} must lie between {low} and {high}; "
+                         f"got values from {array.min():g} to {array.max():g}")
     return array
 
 

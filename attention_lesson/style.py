@@ -34,7 +34,8 @@ RC = {
     "axes.spines.right": False,
     "axes.grid": True,
     "grid.alpha": 0.3,
-    "axes.prop_cycle": plt.cycler(color=[OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion", "reddish purple", "sky blue", "black")]),
+    "axes.prop_cycle": plt.cycler(color=[OKABE_ITO[c] for c in ("blue", "orange", "bluish green", "vermillion",
+                                                                "reddish purple", "sky blue", "black")]),
 }
 
 

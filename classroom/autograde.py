@@ -53,7 +53,8 @@ class ClassroomAutogradeApp(AutogradeApp):
     flags = {**{key: AutogradeApp.flags[key] for key in ("debug", "quiet", "force", "f")},
              "wait": ({"ClassroomAutogradeApp": {"wait": True}}, "Queue behind a grading run that holds the "
                       "course's lock, instead of refusing."),
-             "no-sandbox": ({"Grader": {"launcher_class": "unsandboxed"}}, "Grade WITHOUT the bubblewrap sandbox, knowingly: "
+             "no-sandbox": ({"Grader": {"launcher_class": "unsandboxed"}},
+                            "Grade WITHOUT the bubblewrap sandbox, knowingly: "
                             "every student's code runs with your rights.")}
 
     jobs = Integer(1, min=1, help="Submissions staged at once, in processes of this machine.").tag(config=True)

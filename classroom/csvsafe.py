@@ -3,8 +3,8 @@
   - The csv module writes the fields, quoting where needed, so a comma, a quote or a line break inside a field (a
     student id such as `c15eve,,,,21.0`) never shifts the columns.
   - A text field a spreadsheet would evaluate as a formula, one starting with = + - @, a tab or a carriage return
-    (or the full-width ＝ ＋ － ＠ that some spreadsheets read the same way), is written with a leading single quote,
-    which spreadsheets show as text. Numbers are written as numbers.
+    (or the full-width ＝ ＋ － ＠ that some spreadsheets read the same way), is written with a leading single
+    quote, which spreadsheets show as text. Numbers are written as numbers.
 
 Used by the class report (classroom/report/spreadsheet.py, `<assignment>-by-check.csv`) and by `make grades`
 (classroom/plugins/csv_export.py, nbgrader export's grades.csv).

@@ -195,8 +195,8 @@ def right_answer(grade_id):
 
 def submission(solution_code, edit=None, answers=None):
     """The released notebook as a student would hand it in: their `score_gradient` code in its answer cell, right
-    answers in the other answer cells (tests/submissions/cells/<grade_id>.py, or .md for a written one) unless `answers` maps a grade_id to
-    other code (None leaves that cell as released), plus an edit."""
+    answers in the other answer cells (tests/submissions/cells/<grade_id>.py, or .md for a written one) unless `answers`
+    maps a grade_id to other code (None leaves that cell as released), plus an edit."""
     nb = json.loads(RELEASED.read_text())
     for cell in nb["cells"]:
         if not cells.is_solution(cell):
@@ -261,7 +261,8 @@ def verdicts(course_path, student, notebook=ASSIGNMENT):
     out = {}
     for cell in nb["cells"]:
         if cells.is_check(cell):
-            errors = [(o.get("ename"), o.get("evalue")) for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            errors = [(o.get("ename"), o.get("evalue")) for o in cell.get("outputs", [])
+                      if o.get("output_type") == "error"]
             out[cells.grade_id(cell)] = errors[0] if errors else (None, "passed")
     return out
 

@@ -139,8 +139,8 @@ def quiz_path():
 
 
 def handed_out_refusal(path, quiz):
-    """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.decisions.quiz_key), or None. The course
-    is the folder above `path` that holds nbgrader_config.py (none: nothing is handed out)."""
+    """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.decisions.quiz_key), or None. The
+    course is the folder above `path` that holds nbgrader_config.py (none: nothing is handed out)."""
     from classroom import course
     from classroom.decisions import quiz_key as key_lock
 

@@ -1,6 +1,7 @@
 """Write the grade cells of an nbgrader source notebook from the Python file that holds their code.
 
-    .venv/bin/python -m tools.write_grade_cells   # rewrites the grade cells of source/score_gradient/score_gradient.ipynb
+    .venv/bin/python -m tools.write_grade_cells   # rewrites the grade cells of
+                                                  # source/score_gradient/score_gradient.ipynb
     make release                                  # does the same, then regenerates release/; commit all three
 
 The checks, hidden tests included, live in source/score_gradient/grade_cells.py, where a linter, pytest and a diff

@@ -159,8 +159,8 @@ def main(argv=None):
                 data = decisions.read(app.coursedir.root)
                 data["quiz_keys"][args.assignment] = gradebook_key(gb, args.assignment)
                 decisions.write(app.coursedir.root, data)
-            print(f"classroom.decisions.quiz_key: the quiz of {args.assignment} now in the gradebook is recorded as the "
-                  "handed-out one: every student is graded with its key.")
+            print(f"classroom.decisions.quiz_key: the quiz of {args.assignment} now in the gradebook is recorded as "
+                  "the handed-out one: every student is graded with its key.")
             return 0
         said = refusal(app, gb, args.assignment, source_key(app.coursedir, args.assignment), "`make release`")
     finally:

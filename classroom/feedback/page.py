@@ -1,6 +1,6 @@
 """FeedbackPage: the exporter `nbgrader generate_feedback` writes each student's feedback page with (nbgrader_config.py:
-GenerateFeedback.exporter_class), so that the page is our template, classroom/feedback/templates/feedback, whichever way the
-feedback is made (`make feedback`, or the formgrader's button, which asks HTMLExporter for nbgrader's template).
+GenerateFeedback.exporter_class), so that the page is our template, classroom/feedback/templates/feedback, whichever way
+the feedback is made (`make feedback`, or the formgrader's button, which asks HTMLExporter for nbgrader's template).
 
 Our template extends nbgrader's own feedback template, reached as `nbgrader/feedback/index.html.j2`, and changes:
   * the summary at the top: the grader's notes for the student, then each graded cell named by what it checks (the

@@ -74,8 +74,8 @@ def check_selection(coursedir, assignment, versions, collected, dropped):
         chosen = [s for s in collected if fnmatch.fnmatch(s, coursedir.student_id)]
         if not chosen:
             raise Refused(f"{coursedir.submitted_directory}/ holds no submission of {assignment} by "
-                          f"{coursedir.student_id!r}{did_you_mean(coursedir.student_id, collected)}: nothing was graded (collect it first, or "
-                          "check the name)")
+                          f"{coursedir.student_id!r}{did_you_mean(coursedir.student_id, collected)}: "
+                          "nothing was graded (collect it first, or check the name)")
         if set(chosen) <= dropped:
             raise Refused(f"{', '.join(chosen)} was dropped from the course (`make decisions` lists who): nothing was "
                           "graded. To grade them again, first `make drop STUDENT=... UNDO=yes`")

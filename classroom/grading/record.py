@@ -12,8 +12,9 @@ A grading writes RECORD (a small JSON file) into the autograded folder it commit
   grades      a digest of the scores it wrote into the gradebook (with the submission's timestamp);
   complete    False when the grader itself failed (the record then says why), so the next run tries again.
 `stale_notebooks` compares a record with the submitted folder, the gradebook and the autograded files (the notebook
-and its result, classroom.grading.result), and names every notebook whose grading no longer holds, with the reason. The file name starts with a dot and is listed in
-CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it into feedback/ nor takes one from a student.
+and its result, classroom.grading.result), and names every notebook whose grading no longer holds, with the reason. The
+file name starts with a dot and is listed in CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it
+into feedback/ nor takes one from a student.
 """
 import hashlib
 import json

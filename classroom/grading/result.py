@@ -6,9 +6,9 @@ student reads; the grade cells RepairGradeCells put back, restored or stripped; 
 student; the file the notebook was handed in as; and whether it was graded, left out (not handed in, not a readable
 notebook, or misnamed: files that may be it, its `suspects`, were handed in under names the grader cannot take) or
 failed in the grader (the `why` says it); and the grading by hand that a re-submission of changed work cleared
-(`cleared`, written when the grading is committed, classroom.grading.commit). The class report (classroom.report), the feedback
-page's summary (classroom.preprocessors.sanitize_feedback) and the LMS grades (classroom.lms.grades) read it, and none
-of them reads a decision back out of a notebook's outputs.
+(`cleared`, written when the grading is committed, classroom.grading.commit). The class report (classroom.report), the
+feedback page's summary (classroom.preprocessors.sanitize_feedback) and the LMS grades (classroom.lms.grades) read it,
+and none of them reads a decision back out of a notebook's outputs.
 
 The file is `.classroom-result-<notebook>.json` in the autograded folder, beside the grading record
 (classroom.grading.record), and listed in CourseDirectory.ignore (nbgrader_config.py) like it. Its `format` is

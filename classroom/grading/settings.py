@@ -88,7 +88,8 @@ def problems(config):
         options = {name for cls in same_name for name in cls.class_trait_names(config=True)}
         for option in sorted(config[section]):
             if option not in options:
-                found.append(f"`c.{section}.{option}` is not an option of {section}{did_you_mean(option, options, code)}")
+                found.append(f"`c.{section}.{option}` is not an option of "
+                             f"{section}{did_you_mean(option, options, code)}")
     for cls in classes:
         try:
             instance = cls(config=config)

@@ -1,10 +1,10 @@
 """Grade one submission in a private staging area, touching nothing of the course: the first half of the transaction.
 
 `stage(job)` makes a safe copy of the submitted folder (classroom.intake: regular files only), puts a renamed
-notebook under the name the assignment expects (classroom.grading.notebook_files), sets aside a file that is not a readable
-notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a staging
-autograded folder and a staging gradebook (a copy of a template holding only the assignment, with this student's due
-date when they have an extension: classroom.decisions). What nbgrader does
+notebook under the name the assignment expects (classroom.grading.notebook_files), sets aside a file that is not a
+readable notebook, and runs nbgrader's own Autograde converter, with the course's configuration, on that copy, into a
+staging autograded folder and a staging gradebook (a copy of a template holding only the assignment, with this student's
+due date when they have an extension: classroom.decisions). What nbgrader does
 not grade gets an explanation notebook, so the feedback always says what happened. Each notebook graded gets its
 result (classroom.grading.result) beside it, written here once: per check its points, score, failure kind and
 message, the repairs of its grade cells, the grader's notes for the student, the file it was handed in as, and
@@ -234,7 +234,8 @@ def stage(job, template, work, log):
                 message = NOT_RUN.format(why=why) if name in staged.incomplete else why
                 _explain(folder, gb, job, name, message)
             for name in job.notebooks:
-                staged.results[name] = result.of_staged(job, staged, gb, name, recorded.get(name, {}).get("repairs", {}))
+                staged.results[name] = result.of_staged(job, staged, gb, name,
+                                                        recorded.get(name, {}).get("repairs", {}))
                 result.write(folder, staged.results[name])
                 submission_digest, version = job.expected[name]
                 staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in

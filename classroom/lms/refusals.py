@@ -1,5 +1,6 @@
 """Every reason a file of an LMS download is not placed in submitted/, as data (a kind and its details), and the
-sentence an instructor reads for each, made once here (classroom.lms.collect_zip prints them; the tests decide on kinds).
+sentence an instructor reads for each, made once here
+(classroom.lms.collect_zip prints them; the tests decide on kinds).
 """
 from dataclasses import dataclass
 

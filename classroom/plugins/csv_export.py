@@ -2,9 +2,10 @@
 
 nbgrader's CsvExportPlugin joins the fields with commas and no quoting, so a student id, name or e-mail holding a
 comma shifts the columns (`c15eve,,,,21.0` reads as 21 points) and one starting with `=` becomes a live formula.
-SafeCsvExport, enabled in nbgrader_config.py with `c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"`,
-writes the same columns, rows and values through classroom.csvsafe: quoted by the csv module, text made inert. For
-plain data the file is nbgrader's byte for byte but for its line ends, CRLF (tests/report/test_grades_csv.py compares them).
+SafeCsvExport, enabled in nbgrader_config.py with
+`c.ExportApp.plugin_class = "classroom.plugins.csv_export.SafeCsvExport"`, writes the same columns, rows and values
+through classroom.csvsafe: quoted by the csv module, text made inert. For plain data the file is nbgrader's byte for
+byte but for its line ends, CRLF (tests/report/test_grades_csv.py compares them).
 """
 from collections import namedtuple
 

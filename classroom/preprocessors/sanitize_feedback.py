@@ -3,9 +3,9 @@ check printed, and the failure's kind and message), never the hidden tests' sour
 whole notebook is made inert first (InertContent), so a notebook graded before that step was added is safe too.
 
 It also names each graded cell for the student, in the cell's metadata `classroom` = {"label", "anchor"} that the
-feedback template (classroom/feedback/templates/feedback) prints in the summary and in the cell's heading: a check by the
-docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id. From the notebook's
-result (classroom.grading.result, beside it in autograded/) it adds each graded cell's verdict in a few words
+feedback template (classroom/feedback/templates/feedback) prints in the summary and in the cell's heading: a check by
+the docstring that opens it (what it checks), an answer cell as "Your answer"; never by its grade id. From the
+notebook's result (classroom.grading.result, beside it in autograded/) it adds each graded cell's verdict in a few words
 (`classroom.verdict`: "passed", or what the failure's kind says) and puts the grader's notes for the student
 (a renamed notebook taken, files left out) in resources["classroom"]["notes"], which the summary lists first; and
 the stamp of the grade the page shows (resources["classroom"]["stamp"], classroom.grading.record.stamp), which the

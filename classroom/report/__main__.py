@@ -49,7 +49,8 @@ def main(argv=None):
     root = Path.cwd().resolve()
     names = [str(p.resolve().relative_to(root)) if p.resolve().is_relative_to(root) else str(p) for p in written]
     print(f"Wrote {', '.join(names)}: {len(summary.students)} students, {len(summary.attention)} needed attention"
-          + (f", {len(summary.ungraded)} collected but not graded (run `make autograde`)." if summary.ungraded else "."))
+          + (f", {len(summary.ungraded)} collected but not graded (run `make autograde`)." if summary.ungraded
+             else "."))
     return 0
 
 

@@ -8,8 +8,9 @@ each notebook's result (classroom.grading.result, written when it was graded), t
   * the result says RepairGradeCells put grade cells back, restored them (type, points, locked source changed), or
     stripped nbgrader metadata nobody issued (a repeated or unknown grade id);
   * the result says a notebook was not handed in, is not a readable notebook, or is misnamed (files that may be it
-    were handed in under other names: the reason names them); or there is no result, or the grading no longer holds (classroom.grading.record: handed in again, the assignment changed, a grading left
-    unfinished, graded before results were recorded): `make autograde` grades it again;
+    were handed in under other names: the reason names them); or there is no result, or the grading no longer holds
+    (classroom.grading.record: handed in again, the assignment changed, a grading left unfinished, graded before results
+    were recorded): `make autograde` grades it again;
   * the work was handed in after the due date (with the late penalty nbgrader applied);
   * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
     time the server saw it arrive (classroom.intake.RECORD, which collect writes beside the collected copy).

@@ -1,6 +1,7 @@
-"""The grade cells of score_gradient.ipynb in notebook order, run in one namespace: tools/write_grade_cells.py copies each,
-from its `# %% <grade_id> (<points> points)` line to the next, into its cell. INSTRUCTORS.md says what each check's
-visible part, hidden tests and `# Only when graded:` line do; the names no cell defines are the student's answers."""
+"""The grade cells of score_gradient.ipynb in notebook order, run in one namespace:
+tools/write_grade_cells.py copies each, from its `# %% <grade_id> (<points> points)` line to the next, into its cell.
+INSTRUCTORS.md says what each check's visible part, hidden tests and `# Only when graded:` line do; the names no cell
+defines are the student's answers."""
 from score_gradient_solution import by_hand, mean_sizes, score_gradient, score_gradient_size
 
 # %% by_hand_row (2 points)

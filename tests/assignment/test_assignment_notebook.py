@@ -45,7 +45,8 @@ def test_release_is_what_generate_assignment_makes(released_course):
         assert fresh == json.loads(committed.read_text()), f"release/ is stale ({committed.name}): run `make release`"
 
 
-@pytest.mark.parametrize("cell", grade_cells(load_notebook(SOURCE)), ids=lambda c: c["metadata"]["nbgrader"]["grade_id"])
+@pytest.mark.parametrize("cell", grade_cells(load_notebook(SOURCE)),
+                         ids=lambda c: c["metadata"]["nbgrader"]["grade_id"])
 def test_each_grade_cell_checks_one_named_behaviour_and_raises_on_failure(cell):
     meta = cell["metadata"]["nbgrader"]
     source = "".join(cell["source"])

@@ -1,9 +1,10 @@
 """The five quiz questions as graded answer cells of the score_gradient assignment, judged by the real grader.
 
-The graded notebook is the variant of the public seed (tools/quiz_variant.py --public; tests/assignment/test_quiz_variants.py
-checks that and runs its grade cells in plain Python). Here its grade cells run exactly as autograding runs them
-(classroom.trusted.verdict.decide: the check code in this process, the student's answer cells in a separate child, in the
-sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings in all.
+The graded notebook is the variant of the public seed (tools/quiz_variant.py --public;
+tests/assignment/test_quiz_variants.py checks that and runs its grade cells in plain Python). Here its grade cells run
+exactly as autograding runs them (classroom.trusted.verdict.decide: the check code in this process, the student's answer
+cells in a separate child, in the sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings
+in all.
 """
 import pytest
 

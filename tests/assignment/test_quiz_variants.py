@@ -109,7 +109,8 @@ def softmax(scores):
 SCORE_SIZES = {"sd": lambda s, d: s * d ** 0.5, "variance": lambda s, d: s * s * d, "sd_root": lambda s, d: s,
                "sd_dk": lambda s, d: s / d ** 0.5}
 CLAIMS = {  # topic -> the numbers a true claim states, from its params
-    "step": lambda p: ((p["d_k"] / 1.0 ** 2) / (p["d_k"] / np.sqrt(p["d_k"]) ** 2),),  # d_k / c^2: c = 1 over c = √d_k
+    # d_k / c^2: c = 1 over c = √d_k
+    "step": lambda p: ((p["d_k"] / 1.0 ** 2) / (p["d_k"] / np.sqrt(p["d_k"]) ** 2),),
     "diagonal_top": lambda p: (p["alpha"] * (1 - p["alpha"]),),
     "diagonal_other": lambda p: (p["alpha"] * (1 - p["alpha"]),),
     "off_diagonal": lambda p: (-p["alpha_top"] * p["alpha_other"],),
@@ -276,4 +277,5 @@ def test_a_statement_is_as_long_when_false_as_when_true(ideas):
     for make in getattr(topics, ideas):
         true, false = make(None, True), make(None, False)
         lengths = sorted((len(true.text), len(false.text)))
-        assert lengths[1] <= 1.3 * lengths[0], f"{true.topic}: true {len(true.text)}, false {len(false.text)} characters"
+        assert lengths[1] <= 1.3 * lengths[0], \
+            f"{true.topic}: true {len(true.text)}, false {len(false.text)} characters"

@@ -1,7 +1,7 @@
 """The explorer's picture draws exactly the state it is given, and its words say exactly that state.
 
-Expectations are computed with plain numpy in tests/explorer/reference.py; nothing here calls the model to know the answer
-the figure should give, except to hand the figure a state to draw.
+Expectations are computed with plain numpy in tests/explorer/reference.py; nothing here calls the model to know the
+answer the figure should give, except to hand the figure a state to draw.
 """
 import io
 import re

@@ -1,6 +1,7 @@
 """InertContent and its parts on their own (no kernel, no nbgrader run): what a notebook keeps once made inert, what
 it loses, the notes that say so, and that doing it twice changes nothing more. The browser test
-(tests/feedback/test_inert_pages.py) and the size test (tests/feedback/test_output_caps.py) run the same through the real commands."""
+(tests/feedback/test_inert_pages.py) and the size test (tests/feedback/test_output_caps.py) run the same through the
+real commands."""
 import copy
 import io
 import json

@@ -76,8 +76,8 @@ def api(page, method, path):
 
 
 class Terminal:
-    """A Jupyter terminal opened as a person opens one (File › New › Terminal), typed into with the keyboard; what it
-    prints is read through a second connection to the same terminal."""
+    """A Jupyter terminal opened as a person opens one (File › New › Terminal), typed into with the keyboard; what
+    it prints is read through a second connection to the same terminal."""
 
     DONE = re.compile(r"::status (\d+) 42::")
 

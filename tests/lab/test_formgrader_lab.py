@@ -114,7 +114,8 @@ def test_the_formgrader_works_on_the_first_click(lab):
         row = formgrader.locator("tr", has=formgrader.locator("td.name a", has_text="score_gradient")).first
         row.wait_for(timeout=WAIT_MS)
         assert formgrader.get_by_text("Loading, please wait").count() == 0
-        assert formgrader.locator("#warning-exchange").count() == 0, formgrader.locator("#warning-exchange").inner_text()
+        assert formgrader.locator("#warning-exchange").count() == 0, \
+            formgrader.locator("#warning-exchange").inner_text()
         assert row.locator("td.release a").count() == 1, "no Release button: the exchange is not usable"
         page.screenshot(path=str(SHOT))
         assert open_in_file_browser(page, row.locator("td.name a").first,

@@ -26,21 +26,26 @@ def test_one_clean_run(path):
     for i, cell in enumerate(code):
         for out in cell["outputs"]:
             assert out["output_type"] != "error", f"{path.name}, code cell {i + 1} stored an error"
-            assert out.get("name") != "stderr", f"{path.name}, code cell {i + 1} wrote to stderr: {''.join(out['text'])[:200]}"
-        assert set(cell["metadata"]) <= {"tags", "nbgrader"}, f"{path.name}, code cell {i + 1}: stray metadata {sorted(cell['metadata'])}"
+            assert out.get("name") != "stderr", \
+                f"{path.name}, code cell {i + 1} wrote to stderr: {''.join(out['text'])[:200]}"
+        assert set(cell["metadata"]) <= {"tags", "nbgrader"}, \
+            f"{path.name}, code cell {i + 1}: stray metadata {sorted(cell['metadata'])}"
     assert set(nb["metadata"]) == {"kernelspec", "language_info"}, f"{path.name}: stray notebook metadata"
-    assert set(nb["metadata"]["language_info"]) <= {"name", "pygments_lexer"}, f"{path.name}: machine-specific language_info"
+    assert set(nb["metadata"]["language_info"]) <= {"name", "pygments_lexer"}, \
+        f"{path.name}: machine-specific language_info"
 
 
 @pytest.mark.parametrize("path", LESSON_NOTEBOOKS, ids=lambda p: p.name)
 def test_starts_with_a_title_and_every_code_cell_is_short(path):
     nb = load_notebook(path)
     first = "".join(nb["cells"][0]["source"])
-    assert nb["cells"][0]["cell_type"] == "markdown" and first.startswith("# "), f"{path.name}: open with a '# Title' cell"
+    assert nb["cells"][0]["cell_type"] == "markdown" and first.startswith("# "), \
+        f"{path.name}: open with a '# Title' cell"
     for i, cell in enumerate(nb["cells"]):
         if cell["cell_type"] == "code":
             lines = [l for l in "".join(cell["source"]).splitlines() if l.strip()]
-            assert len(lines) <= 25, f"{path.name}, cell {i}: {len(lines)} lines of code; split it or move plumbing to attention_lesson"
+            assert len(lines) <= 25, \
+                f"{path.name}, cell {i}: {len(lines)} lines of code; split it or move plumbing to attention_lesson"
 
 
 def test_no_stray_notebooks():

@@ -1,9 +1,9 @@
 """Every number the source lesson prints is reproduced by our notebooks, to the digits it prints.
 
 The notebooks' committed outputs are read here; nbval, in the same suite, re-runs every notebook in a fresh
-kernel and fails if an output differs, so what is checked is what their own code computes from the lesson's seeds. The expected values below are the source lesson's:
-the numbers its prose and figure quote, and the full tables its two code cells print (obtained by
-running those cells, default_rng(7) and default_rng(11), with numpy 2.2.6).
+kernel and fails if an output differs, so what is checked is what their own code computes from the lesson's seeds. The
+expected values below are the source lesson's: the numbers its prose and figure quote, and the full tables its two code
+cells print (obtained by running those cells, default_rng(7) and default_rng(11), with numpy 2.2.6).
 """
 import re
 from fractions import Fraction
@@ -24,7 +24,8 @@ GAUSSIAN_SWEEP = [  # d_k, mean (3 decimals), typical size, sqrt(d_k), divided (
     ("1024", "0.236", "32.03", "32.00", "1.00"),
 ]
 # The source lesson's second cell: T = 8 positions, N = 4000 rows per width.
-SATURATION = [  # divide by, d_k, top weight, total slope 1 - sum a^2 (3 decimals), largest slope max a(1-a) (4 decimals)
+SATURATION = [  # divide by, d_k, top weight, total slope 1 - sum a^2 (3 decimals),
+    # largest slope max a(1-a) (4 decimals)
     ("1", "8", "0.670", "0.445", "0.1755"),
     ("√d_k", "8", "0.369", "0.758", "0.2143"),
     ("1", "64", "0.880", "0.171", "0.0798"),

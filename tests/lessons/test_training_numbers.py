@@ -1,10 +1,11 @@
 """Every number the prose of notebook 06 and its appendix 07 quotes is what they print, at the printed precision.
 
 The committed outputs are read here; nbval, in the same suite, re-runs the notebook in a fresh kernel and fails if
-an output differs, so the check is against what its own code computes. Nothing below hard-codes a result: each claim pairs a phrase of the prose, with a gap for
-every number, with the table cells those numbers were read from. If a computation changes, the prose has to
-change with it, and this test says which sentence is out of date. Chaotic runs print `~` instead of digits, and
-yes-or-no readings that hold with a margin; what the prose says of them in words is paired with those cells.
+an output differs, so the check is against what its own code computes. Nothing below hard-codes a result: each claim
+pairs a phrase of the prose, with a gap for every number, with the table cells those numbers were read from. If a
+computation changes, the prose has to change with it, and this test says which sentence is out of date. Chaotic runs
+print `~` instead of digits, and yes-or-no readings that hold with a margin; what the prose says of them in words is
+paired with those cells.
 """
 import re
 
@@ -13,7 +14,8 @@ import pytest
 from coursekit.repository import ROOT
 from tests.lessons.outputs import stored_text
 
-NOTEBOOKS = (ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb", ROOT / "notebooks" / "07-appendix-chaos-and-adam.ipynb")
+NOTEBOOKS = (ROOT / "notebooks" / "06-watch-a-wide-layer-stall.ipynb",
+             ROOT / "notebooks" / "07-appendix-chaos-and-adam.ipynb")
 
 # Each printed table is found by a match of its first line; a row is named by its first `key` tokens.
 TABLES = {  # name: (regex for the header, tokens naming a row)
@@ -57,7 +59,8 @@ CLAIMS = [
      [("grid", ("1", "16"), ("rate", 3))]),
     ("At 256 no calm run halves the starting loss of {}: {} at rate {} and {} at {}",
      [("start", ("1", "256"), LOSS), ("summary", ("1", "256"), START_LOSS)], [("grid", ("1", "256"), ("value", 0))],
-     [("grid", ("1", "256"), ("rate", 0))], [("grid", ("1", "256"), ("value", 1))], [("grid", ("1", "256"), ("rate", 1))]),
+     [("grid", ("1", "256"), ("rate", 0))], [("grid", ("1", "256"), ("value", 1))],
+     [("grid", ("1", "256"), ("rate", 1))]),
     ("Those rows start with a total slope of {}", [("start", ("1", "256"), SLOPE)]),
     ("ends far behind the divided one at every width ({} against {} at $d_k = 16$)",
      [("adam change", ("16",), A_GD_RULE)], [("adam change", ("16",), A_DIVIDED), ("adam", ("√d_k", "16"), ADAM_01)]),
@@ -70,7 +73,8 @@ CLAIMS = [
      [("qk", ("QK-norm", "largest"), QK_LOGIT + 3)]),
     ("the final loss is between {} and {} at every rate from {} to {}", [("qk", ("QK-norm", "final"), QK_LOSS + 2)],
      [("qk", ("QK-norm", "final"), QK_LOSS)], [("headers", ("qk", 6), 2)], [("headers", ("qk", 6), 6)]),
-    ("none of the calm ones halves the loss: its rows start with a total slope of {}", [("start", ("1", "256"), SLOPE)]),
+    ("none of the calm ones halves the loss: its rows start with a total slope of {}",
+     [("start", ("1", "256"), SLOPE)]),
 ]
 # (phrase the prose must contain, the token every listed cell must print): claims in words, read from the
 # yes-or-no columns and from the `~` that marks a chaotic run.
@@ -86,8 +90,10 @@ FACTS = [
     ("though not within $10^{-7}$ at every step", "False", every("adam change", [(w,) for w in WIDTHS], [A_SAME])),
     ("at 64 and 256 both rates are chaotic", "~", every("adam", [("1", "64"), ("1", "256")], [ADAM_01, ADAM_1])),
     ("and the run at 256 is chaotic", "~", [("adam", ("√d_k", "256"), ADAM_1)]),
-    ("from rate 3 up the runs are chaotic", "~", every("qk", [("plain", "final")], [QK_LOSS + 2, QK_LOSS + 3, QK_LOSS + 4])),
-    ("and their logits pass 32", ">32", every("qk", [("plain", "largest")], [QK_LOGIT + 2, QK_LOGIT + 3, QK_LOGIT + 4])),
+    ("from rate 3 up the runs are chaotic", "~",
+     every("qk", [("plain", "final")], [QK_LOSS + 2, QK_LOSS + 3, QK_LOSS + 4])),
+    ("and their logits pass 32", ">32",
+     every("qk", [("plain", "largest")], [QK_LOGIT + 2, QK_LOGIT + 3, QK_LOGIT + 4])),
 ]
 # Decimal numbers the prose may use without their being printed here, and why.
 NOT_PRINTED = {

@@ -1,5 +1,5 @@
-"""grades.csv, as `make grades` writes it (nbgrader export through classroom.plugins.csv_export.SafeCsvExport), and the rule
-every CSV of the course follows (classroom.csvsafe): quoted by the csv module, text a spreadsheet would evaluate
+"""grades.csv, as `make grades` writes it (nbgrader export through classroom.plugins.csv_export.SafeCsvExport), and the
+rule every CSV of the course follows (classroom.csvsafe): quoted by the csv module, text a spreadsheet would evaluate
 made inert (a formula, or a link that calls out, runs in no spreadsheet).
 
 Student ids are refused at collect unless plain, so hostile text reaches the gradebook through names and e-mail

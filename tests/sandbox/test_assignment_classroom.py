@@ -131,7 +131,8 @@ def test_every_exception_out_of_a_check_has_a_kind(exc, kind):
 
 
 def test_a_check_blames_what_the_function_returned_only_after_calling_it():
-    assert _failure(TypeError("unhashable type"), called=True)[1].endswith("(while checking what your function returned)")
+    assert _failure(TypeError("unhashable type"), called=True)[1].endswith(
+        "(while checking what your function returned)")
     assert _failure(TypeError("unhashable type"), called=False)[1].endswith("(while checking your answer)")
     try:  # a check that caught the student's missing name and raised something else: the missing name is the reason
         try:

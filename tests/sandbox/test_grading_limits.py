@@ -34,7 +34,8 @@ def test_a_self_test_loop_beside_the_function_is_not_the_functions_loop():
     "def f(A, G):\n    A, G = (np.asarray(x, float) for x in (A, G))\n    return A * G\n",
     "def f(A, G):\n    A, G = map(np.asarray, (A, G))\n    return A * G\n",
     "def f(A, G):\n    return sum(A[i] for i in range(3)) + getattr(np, 'sum')(G)\n",
-    "import inspect\nimport threading\ndef f(A, G):\n    return A * G\nprint(inspect.signature(f), getattr(f, 'x' * 2, 0))\n"
+    "import inspect\nimport threading\ndef f(A, G):\n    return A * G\n"
+    "print(inspect.signature(f), getattr(f, 'x' * 2, 0))\n"
     "def g():\n    return threading.Thread(target=f).start()\n",
 ])
 def test_what_is_no_loop_over_cells_or_rows_is_not_read_as_one(source):

@@ -201,7 +201,8 @@ def _sandbox_processes(inside):
 
 
 def _grader_cgroups(grader_pid):
-    """Every control group of the grader `grader_pid` (classroom.sandbox.cgroups names them after it), in every hierarchy."""
+    """Every control group of the grader `grader_pid` (classroom.sandbox.cgroups names them after it), in every
+    hierarchy."""
     return sorted(glob.glob(f"{cgroups.ROOT}/**/{cgroups.PREFIX}{grader_pid}-*", recursive=True))
 
 

@@ -1,6 +1,6 @@
 """Studying on your own, the parts that need no grading run: `make exercise` never overwrites work, and
-`make check-exercise` says in a sentence what is wrong with the learner's files (and what to do) before grading,
-or what to install when there is no sandbox. test_self_study_learner.py beside it runs the whole path from a fresh clone.
+`make check-exercise` says in a sentence what is wrong with the learner's files (and what to do) before grading, or what
+to install when there is no sandbox. test_self_study_learner.py beside it runs the whole path from a fresh clone.
 """
 import json
 import os

@@ -1,7 +1,7 @@
 """A submitted folder is read as untrusted when `make autograde` grades it, whatever reached submitted/ (collect drops
-links since classroom.plugins.exchange_collect, but a course may hold folders collected before, or copied in by hand): nothing a
-link, a hard link or a pipe points at is copied into autograded/ or shown by the student's own cells, and the files
-left out are named in the student's feedback."""
+links since classroom.plugins.exchange_collect, but a course may hold folders collected before, or copied in by hand):
+nothing a link, a hard link or a pipe points at is copied into autograded/ or shown by the student's own cells, and the
+files left out are named in the student's feedback."""
 import json
 import os
 

@@ -246,7 +246,8 @@ def test_two_runs_at_once_never_interleave(tmp_path, reference):
     hand_in(place, FIRST)
     gate = tmp_path / "go-on"
     first = driver(place, module="staging", name="stage", when="before", nth=1, wait=False,
-                   action=f"import pathlib, time\n        while not pathlib.Path({str(gate)!r}).exists(): time.sleep(0.1)")
+                   action=f"import pathlib, time\n        while not pathlib.Path({str(gate)!r}).exists(): "
+                          "time.sleep(0.1)")
     lock = place / ".grading" / "lock"
     while not (lock.exists() and lock.read_text()):
         time.sleep(0.1)

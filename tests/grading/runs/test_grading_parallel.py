@@ -59,7 +59,8 @@ def test_the_drivers_options_come_from_nbgrader_config_and_the_command_line(tmp_
     assert configured.config.BaseConverter.force and configured.coursedir.student_id == "alice"
     given = autograde.ClassroomAutogradeApp()
     given.initialize([ASSIGNMENT, "--jobs", "3", "--scheduler=tcp://h:8786", "--no-sandbox"])
-    assert (given.jobs, given.scheduler, given.wait, given.config.Grader.launcher_class) == (3, "tcp://h:8786", False, "unsandboxed")
+    assert (given.jobs, given.scheduler, given.wait, given.config.Grader.launcher_class) == \
+        (3, "tcp://h:8786", False, "unsandboxed")
     for wrong in ([ASSIGNMENT, "--jobs"], [ASSIGNMENT, "--jobs", "two"], [ASSIGNMENT, "--jobs=0"],
                   [ASSIGNMENT, "--scheduler"], [ASSIGNMENT, "--studnet=alice"], [], ["a", "b"]):
         assert autograde.main(wrong) == 2, wrong

@@ -122,7 +122,8 @@ def test_configuration_problems_are_named_with_the_fix():
 
 
 def test_options_of_a_class_that_shares_its_name_are_known():
-    # nbgrader has an abstract Exchange without `root` and the Exchange that reads it: INSTRUCTORS.md sets c.Exchange.root
+    # nbgrader has an abstract Exchange without `root` and the Exchange that reads it:
+    # INSTRUCTORS.md sets c.Exchange.root
     config = Config()
     config.Exchange.root = "/srv/exchange"
     config.Exchange.rot = "/srv/exchange"

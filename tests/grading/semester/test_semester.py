@@ -39,7 +39,8 @@ def test_a_due_date_with_an_offset_is_that_time_and_on_time_work_keeps_its_point
     assert {who: row["due"] for who, row in book.items()} == {who: DUE for who in CLASS}
     assert book["alice"]["late"] == 0 and book["alice"]["notebooks"] == {ASSIGNMENT: (20.0, None), QUIZ: (5.0, None)}
     # late work under penalty "zero": the whole score goes, notebook by notebook
-    assert book["bob"]["late"] == 3600 and all(score == penalty > 0 for score, penalty in book["bob"]["notebooks"].values())
+    assert book["bob"]["late"] == 3600 and all(score == penalty > 0
+                                               for score, penalty in book["bob"]["notebooks"].values())
     rows = {row["student_id"]: row for row in _grades_csv(place)}
     assert float(rows["alice"]["score"]) == term.FULL and float(rows["bob"]["score"]) == 0.0
 
@@ -167,7 +168,8 @@ def test_a_dropped_student_stays_dropped(place):
 
 # ---- names that select nothing -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, named", [("--student=alcie", "(did you mean 'alice'?)"),
-                                         ("--notebook=score_gradient.ipynb --force", "(did you mean 'score_gradient'?)"),
+                                         ("--notebook=score_gradient.ipynb --force",
+                                          "(did you mean 'score_gradient'?)"),
                                          ("--studnet=alice", "there is no option --studnet (did you mean 'student'?)"),
                                          ("--forse", "there is no option --forse (did you mean 'force'?)")])
 def test_a_name_that_selects_nothing_is_an_error_naming_the_nearest(semester, args, named):
