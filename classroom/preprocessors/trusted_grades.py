@@ -15,6 +15,7 @@ from traitlets import Float, Integer
 
 from .. import cells
 from ..sandbox import launchers
+from ..trusted.supervisor import WALL_FACTOR
 from ..trusted.verdict import NOT_GRADED, decide
 from ..units import MiB
 from .repair_grade_cells import gradebook_cells
@@ -29,7 +30,7 @@ class TrustedGrades(NbGraderPreprocessor):
                          "process, so the machine's load does not change it).").tag(config=True)
     define_timeout = Float(5.0, help="CPU seconds each answer cell may use to run; one that runs past it is left "
                            "out, and only the checks that need what it defines fail.").tag(config=True)
-    wall_factor = Float(6.0, help="How many times its CPU seconds a call, a cell or the submission may also wait on "
+    wall_factor = Float(WALL_FACTOR, help="How many times its CPU seconds a call, a cell or the submission may also wait on "
                         "the clock (code that sleeps uses no CPU time; code that computes is never stopped by the "
                         "clock).").tag(config=True)
     max_strikes = Integer(3, help="Hangs or crashes after which the student's function is not called again.").tag(
