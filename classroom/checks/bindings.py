@@ -49,23 +49,27 @@ def _names_changed(statement):
     return changed
 
 
+def _parsed(source):
+    """The cell's syntax tree, or None for a cell that does not parse (nothing is read of it)."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 def bound_names(source):
     """The names a cell's code binds at its top level (assignments, functions, classes, imports, and names bound
     inside its loops, conditions and `with` blocks); none if it does not parse. The grader uses it to tell which
     answer cell a missing name belongs to (classroom.trusted.proxy)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return set()
-    return set().union(*(bound_by(statement) for statement in tree.body))
+    tree = _parsed(source)
+    return set() if tree is None else set().union(*(bound_by(statement) for statement in tree.body))
 
 
 def cell_name(source):
     """How to name a cell to a student: "that defines score_gradient" (its first public function), "that sets
     by_hand" (its first public name otherwise), or "" ."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = _parsed(source)
+    if tree is None:
         return ""
     defined = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                and not s.name.startswith("_")]
@@ -126,11 +130,8 @@ def unresolved(source, name, available):
     """The names that running this cell on its own, with only `available` names defined beforehand, would leave
     undefined for `name`: those its module-level code uses before (or where) it binds `name`, and those `name` and
     what it reaches use, that the cell does not bind either. Empty if the cell does not parse or bind `name`."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return []
-    chain = reached(tree, name, source)
+    tree = _parsed(source)
+    chain = None if tree is None else reached(tree, name, source)
     if chain is None:
         return []
     tables = symtable.symtable(source, "<cell>", "exec").get_children()
