@@ -56,6 +56,11 @@ def foreign(type_name):
     return cls(f"a {type_name} object")
 
 
+def _answer_cell(cell):
+    """An answer cell named for the student: "your answer cell that defines score_gradient"."""
+    return f"your answer cell {cell_name(cell)}".rstrip()
+
+
 class StudentCode:
     """A student's solution cells, run on demand in grading children (one child, restarted after a hang or crash).
 
@@ -92,7 +97,7 @@ class StudentCode:
             if line < following or cell is self.cells[-1]:
                 if len(self.cells) == 1:
                     return f"line {line - start + 1} of your solution cell"
-                return f"line {line - start + 1} of your answer cell {cell_name(cell)}".rstrip()
+                return f"line {line - start + 1} of {_answer_cell(cell)}"
             start = following
         return f"line {line}"
 
@@ -137,9 +142,9 @@ class StudentCode:
         slow_cells = self.supervisor.slow_cells
         slow = [number for number in slow_cells if name in bound_names(self.cells[number - 1])]
         if slow:
-            cell = f"your answer cell {cell_name(self.cells[slow[0] - 1])}".rstrip()
-            return StudentError(f"`{name}` is not set: {cell} {slow_cells[slow[0]]}, so the grader went on "
-                                "without that cell; keep slow self-tests out of answer cells", failures.TIMED_OUT)
+            return StudentError(f"`{name}` is not set: {_answer_cell(self.cells[slow[0] - 1])} {slow_cells[slow[0]]}, "
+                                "so the grader went on without that cell; keep slow self-tests out of answer cells",
+                                failures.TIMED_OUT)
         if len(self.cells) == 1:
             return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
                              "own: keep imports and helpers inside it)")

@@ -75,6 +75,23 @@ def test_a_missing_answer_is_blamed_on_the_cell_that_sets_it():
             code.lookup("b")
 
 
+def test_a_slow_answer_cell_costs_only_its_names_and_is_named():
+    busy = "def spin():\n    pass\nx = 0\nwhile True:\n    x += 1\n"
+    with student("a = 1\n", busy, define_timeout=0.3) as code:
+        assert code.lookup("a") == 1
+        with pytest.raises(StudentError, match="^`x` is not set: your answer cell that defines spin was still "
+                           "running after 0.6 s of CPU time") as raised:
+            code.lookup("x")
+        assert raised.value.kind == failures.TIMED_OUT
+
+
+def test_a_line_is_placed_in_the_answer_cell_that_holds_it():
+    code = StudentCode(["def f():\n    return 1\n", "x = 2\n"])  # no child starts: nothing is run
+    assert [code.place(line) for line in (2, 5)] == ["line 2 of your answer cell that defines f",
+                                                     "line 1 of your answer cell that sets x"]
+    assert StudentCode(["x = 2\ny = 3\n"]).place(2) == "line 2 of your solution cell"
+
+
 def test_an_unwritten_function_is_not_answered_yet():
     unwritten = "def f(A, G):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
     with student(unwritten) as code, pytest.raises(StudentError, match="^Not answered yet: `f` still raises") as raised:
