@@ -21,6 +21,12 @@ from .unanswered import not_answered
 WALL_FACTOR = 6
 
 
+def _submission_limited(exc, cpu_budget, wall_budget):
+    """Whether the TimeoutError `exc` came from the submission's time rather than the request's own: `cpu_budget`
+    and `wall_budget` say which of the request's two limits were the submission's (Supervisor._timeout)."""
+    return cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget
+
+
 class Supervisor:
     """The child that runs `cells` (Python code, one answer cell each, or one solution cell), started and restarted
     on demand; `limits` are the child's (classroom.trusted.child.Child)."""
@@ -128,7 +134,7 @@ class Supervisor:
             reply, _ = child.request(request, timeout=timeout, cpu=cpu)
         except TimeoutError as exc:
             self._spent(child)
-            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
+            if _submission_limited(exc, cpu_budget, wall_budget):
                 child.kill()
                 raise self.out_of_time("this check was not finished") from None
             if isinstance(exc, OutOfCpuTime):
@@ -165,7 +171,7 @@ class Supervisor:
         try:
             reply = child.request(header, timeout=timeout, watch=watch, cpu=cpu)
         except TimeoutError as exc:
-            if cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget:
+            if _submission_limited(exc, cpu_budget, wall_budget):
                 self.close()
                 raise self.out_of_time("this check was not finished") from None
             if isinstance(exc, OutOfCpuTime):
