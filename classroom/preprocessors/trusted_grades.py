@@ -15,9 +15,8 @@ from traitlets import Float, Integer
 
 from .. import cells
 from ..sandbox import launchers
-from ..trusted.supervisor import WALL_FACTOR
+from ..trusted import supervisor as limits
 from ..trusted.verdict import NOT_GRADED, decide
-from ..units import MiB
 from .repair_grade_cells import gradebook_cells
 
 RUNNING = "classroom_trusted_grades"  # where StartTrustedGrades leaves the Future of the verdicts, in resources
@@ -26,18 +25,20 @@ RUNNING = "classroom_trusted_grades"  # where StartTrustedGrades leaves the Futu
 class TrustedGrades(NbGraderPreprocessor):
     """Decide every code grade cell outside the student's kernel; the cell's outputs become the verdict."""
 
-    call_timeout = Float(3.0, help="CPU seconds one call of the student's function may use (read from outside its "
-                         "process, so the machine's load does not change it).").tag(config=True)
-    define_timeout = Float(5.0, help="CPU seconds each answer cell may use to run; one that runs past it is left "
-                           "out, and only the checks that need what it defines fail.").tag(config=True)
-    wall_factor = Float(WALL_FACTOR, help="How many times its CPU seconds a call, a cell or the submission may also wait on "
-                        "the clock (code that sleeps uses no CPU time; code that computes is never stopped by the "
-                        "clock).").tag(config=True)
-    max_strikes = Integer(3, help="Hangs or crashes after which the student's function is not called again.").tag(
+    call_timeout = Float(limits.CALL_SECONDS, help="CPU seconds one call of the student's function may use (read "
+                         "from outside its process, so the machine's load does not change it).").tag(config=True)
+    define_timeout = Float(limits.CELL_SECONDS, help="CPU seconds each answer cell may use to run; one that runs past "
+                           "it is left out, and only the checks that need what it defines fail.").tag(config=True)
+    wall_factor = Float(limits.WALL_FACTOR, help="How many times its CPU seconds a call, a cell or the submission may "
+                        "also wait on the clock (code that sleeps uses no CPU time; code that computes is never "
+                        "stopped by the clock).").tag(config=True)
+    max_strikes = Integer(limits.MAX_STRIKES, help="Hangs or crashes after which the student's function is not called "
+                          "again.").tag(config=True)
+    child_memory = Integer(limits.CHILD_MEMORY, help="Address-space limit of the grading child, in bytes.").tag(
         config=True)
-    child_memory = Integer(2048 * MiB, help="Address-space limit of the grading child, in bytes.").tag(config=True)
-    child_cpu_seconds = Integer(120, help="CPU seconds the grading child may use in all.").tag(config=True)
-    max_reply = Integer(64 * MiB, help="Bytes the grading child may send back for one call.").tag(config=True)
+    child_cpu_seconds = Integer(limits.CHILD_CPU_SECONDS, help="CPU seconds the grading child may use in all.").tag(
+        config=True)
+    max_reply = Integer(limits.MAX_REPLY, help="Bytes the grading child may send back for one call.").tag(config=True)
     total_seconds = Float(45.0, help="CPU seconds the student's code may use for all the checks of one submission "
                           "together; a check not reached within them fails as TimedOut and says so.").tag(config=True)
 

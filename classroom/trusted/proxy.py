@@ -20,10 +20,10 @@ import numpy as np
 from . import failures, protocol
 from .student_errors import ReadOnlyWriteError, StudentError, WrongTypeError, raised
 from .ipython_cells import as_python
-from .supervisor import WALL_FACTOR, Supervisor
+from .supervisor import (CALL_SECONDS, CELL_SECONDS, CHILD_CPU_SECONDS, CHILD_MEMORY, MAX_REPLY, MAX_STRIKES,
+                         WALL_FACTOR, Supervisor)
 from .unanswered import not_answered
 from ..checks.bindings import bound_names, cell_name
-from ..units import MiB
 
 
 class ForeignObject:
@@ -69,9 +69,9 @@ class StudentCode:
     would have defined. The files directly in `data_folder` (the assignment's data, as the display run gets them)
     are copied into each child's working folder."""
 
-    def __init__(self, cells, call_timeout=3.0, define_timeout=5.0, max_strikes=3, memory=2048 * MiB,
-                 max_reply=64 * MiB, cpu_seconds=120, launcher=None, total_seconds=None, wall_factor=WALL_FACTOR,
-                 data_folder=None):
+    def __init__(self, cells, call_timeout=CALL_SECONDS, define_timeout=CELL_SECONDS, max_strikes=MAX_STRIKES,
+                 memory=CHILD_MEMORY, max_reply=MAX_REPLY, cpu_seconds=CHILD_CPU_SECONDS, launcher=None,
+                 total_seconds=None, wall_factor=WALL_FACTOR, data_folder=None):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
         self.cells, self.notes = [], []

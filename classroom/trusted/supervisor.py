@@ -15,10 +15,15 @@ from . import failures, protocol
 from .child import Child, OutOfCpuTime
 from .student_errors import OutOfTime, StudentError, raised
 from .unanswered import not_answered
+from ..units import MiB
 
 # A request may also wait this many times its CPU time on the clock (code that sleeps or blocks uses no CPU time):
 # far more than a loaded machine stretches honest work, so that only waiting runs into it.
 WALL_FACTOR = 6
+# The grader's default limits, for the preprocessor's settings (c.TrustedGrades) and a StudentCode made directly.
+CALL_SECONDS, CELL_SECONDS = 3.0, 5.0  # CPU seconds: one call of a student's function; one answer cell
+MAX_STRIKES = 3  # hangs or crashes after which the student's function is not called again
+CHILD_MEMORY, MAX_REPLY, CHILD_CPU_SECONDS = 2048 * MiB, 64 * MiB, 120
 
 
 def _submission_limited(exc, cpu_budget, wall_budget):
