@@ -154,7 +154,7 @@ def main(argv=None):
         return 2
     try:
         if args.accept:
-            with lock.hold(os.path.join(app.coursedir.root, ".grading"), wait=True,
+            with lock.hold(lock.work_folder(app.coursedir.root), wait=True,
                            tell=lambda message: print(f"classroom.decisions.quiz_key: {message}", file=sys.stderr)):
                 data = decisions.read(app.coursedir.root)
                 data["quiz_keys"][args.assignment] = gradebook_key(gb, args.assignment)
