@@ -9,6 +9,8 @@ import glob
 import os
 import re
 
+SQLITE = "sqlite:///"
+
 
 def course_app(argv=(), root=None):
     """nbgrader's autograde application for ARGV run in `root` (default: the current directory), configured (its
@@ -27,6 +29,11 @@ def course_app(argv=(), root=None):
 def course_directory(argv=(), root=None):
     """nbgrader's CourseDirectory for `nbgrader autograde ARGV` run in `root` (default: the current directory)."""
     return course_app(argv, root).coursedir
+
+
+def sqlite_file(db_url):
+    """The file of an SQLite gradebook's URL (sqlite:///PATH), or None when the gradebook is another database."""
+    return db_url[len(SQLITE):] if db_url.startswith(SQLITE) else None
 
 
 def submitted(coursedir, assignment, student=None):

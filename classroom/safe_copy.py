@@ -129,7 +129,7 @@ class Copier:
         if not want(st.st_mode):
             why = f"changed while being read: now {kind(st.st_mode)}"
         elif self.owner is not None and st.st_uid != self.owner:
-            why = f"written by another account ({_account(st.st_uid)}), not the one that handed in"
+            why = f"written by another account ({account_name(st.st_uid)!r}), not the one that handed in"
         elif st.st_dev != self.device:
             why = "on another file system (a mount point)"
         elif stat.S_ISREG(st.st_mode) and st.st_nlink != 1:
@@ -203,10 +203,11 @@ def _exists(fd, name):
         return False
 
 
-def _account(uid):
+def account_name(uid):
+    """The name of the account `uid`, or "uid N" when the system knows no such account."""
     import pwd
 
     try:
-        return f"{pwd.getpwuid(uid).pw_name!r}"
+        return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"

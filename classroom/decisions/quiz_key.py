@@ -131,10 +131,10 @@ def open_gradebook(coursedir):
     """nbgrader's Gradebook of the course, or None where it has none yet (opening one would create it)."""
     from nbgrader.api import Gradebook
 
-    url = coursedir.db_url
-    if url.startswith("sqlite:///") and not os.path.exists(url[len("sqlite:///"):]):
+    path = course.sqlite_file(coursedir.db_url)
+    if path is not None and not os.path.exists(path):
         return None
-    return Gradebook(url, coursedir.course_id)
+    return Gradebook(coursedir.db_url, coursedir.course_id)
 
 
 def main(argv=None):
@@ -154,7 +154,7 @@ def main(argv=None):
         return 2
     try:
         if args.accept:
-            with lock.hold(os.path.join(app.coursedir.root, ".grading"), wait=True,
+            with lock.hold(lock.work_folder(app.coursedir.root), wait=True,
                            tell=lambda message: print(f"classroom.decisions.quiz_key: {message}", file=sys.stderr)):
                 data = decisions.read(app.coursedir.root)
                 data["quiz_keys"][args.assignment] = gradebook_key(gb, args.assignment)

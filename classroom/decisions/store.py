@@ -178,7 +178,7 @@ def main(argv=None):
     if args.command == "extension" and bool(args.duedate) == args.remove:
         parser.error("give the new due date, or --remove (not both)")
     try:
-        with lock.hold(os.path.join(coursedir.root, ".grading"), wait=True,
+        with lock.hold(lock.work_folder(coursedir.root), wait=True,
                        tell=lambda message: print(f"classroom.decisions: {message}", file=sys.stderr)):
             if args.command == "extension":
                 said = grant(coursedir, args.assignment, args.student, args.duedate)

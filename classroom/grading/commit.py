@@ -23,6 +23,7 @@ import glob
 import os
 import shutil
 
+from .. import course
 from ..decisions import penalty
 from . import record, result
 
@@ -34,9 +35,10 @@ def _snapshot(db_url, part):
     """Copy an SQLite gradebook (a consistent snapshot, through SQLite's backup API); False for other databases."""
     import sqlite3
 
-    if not db_url.startswith("sqlite:///"):
+    path = course.sqlite_file(db_url)
+    if path is None:
         return False
-    source, target = sqlite3.connect(db_url[len("sqlite:///"):]), sqlite3.connect(part)
+    source, target = sqlite3.connect(path), sqlite3.connect(part)
     try:
         source.backup(target)
     finally:

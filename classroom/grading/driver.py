@@ -202,7 +202,7 @@ def run(app, assignment, wait, options):
     from nbgrader.api import Gradebook
 
     coursedir = app.coursedir
-    work = os.path.join(coursedir.root, ".grading")
+    work = lock.work_folder(coursedir.root)
     with lock.hold(work, wait=wait, tell=say):
         staging_dir = os.path.join(work, "staging")
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))

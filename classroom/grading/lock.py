@@ -20,6 +20,11 @@ import subprocess
 import sys
 
 
+def work_folder(root):
+    """The course's grading folder, <root>/.grading: its lock, and the driver's staging area and templates."""
+    return os.path.join(root, ".grading")
+
+
 class Busy(RuntimeError):
     """Another grading run holds the course's lock; str() says who and what to do."""
 
@@ -76,9 +81,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not args.command:
         parser.error("name the command to run, e.g. nbgrader generate_feedback score_gradient")
-    folder = os.path.join(course.course_directory().root, ".grading")
-    with hold(folder, wait=True, tell=lambda message: print(f"[classroom.grading.lock] {message}", file=sys.stderr,
-                                                              flush=True)):
+    with hold(work_folder(course.course_directory().root), wait=True,
+              tell=lambda message: print(f"[classroom.grading.lock] {message}", file=sys.stderr, flush=True)):
         return subprocess.call(args.command)
 
 

@@ -36,6 +36,7 @@ from nbgrader.utils import parse_utc
 from traitlets import Dict, Float, Integer, Unicode
 
 from .. import intake
+from ..safe_copy import account_name
 
 
 class SafeCollect(ExchangeCollect):
@@ -77,7 +78,7 @@ class SafeCollect(ExchangeCollect):
     def _account_check(self, student_id, uid):
         """The name of the account that owns the folder; BadSubmission if that account may not hand in as
         `student_id`."""
-        account = _account_name(uid)
+        account = account_name(uid)
         if not self.check_owner or uid == os.geteuid():
             return account
         owner_id = self.account_ids.get(account, account)
@@ -253,15 +254,6 @@ def _utc(seconds):
 
 def _format(when, timestamp_format):
     return when.replace(tzinfo=datetime.timezone.utc).strftime(timestamp_format)
-
-
-def _account_name(uid):
-    import pwd
-
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"uid {uid}"
 
 
 def _instructor_only(dest):

@@ -30,10 +30,6 @@ def course_directory(root):
     return course.course_directory(root=root)
 
 
-def _gradebook_path(db_url):
-    return Path(db_url[len("sqlite:///"):]) if db_url.startswith("sqlite:///") else None
-
-
 def _checks(gb_notebooks):
     """[Check] from the gradebook's notebooks."""
     checks = []
@@ -79,8 +75,8 @@ def collect(root, assignment):
     from nbgrader.api import Gradebook, MissingEntry
 
     coursedir = course_directory(root)
-    db_path = _gradebook_path(coursedir.db_url)
-    if db_path is not None and not db_path.exists():  # opening it would create an empty one
+    db_path = course.sqlite_file(coursedir.db_url)
+    if db_path is not None and not Path(db_path).exists():  # opening it would create an empty one
         raise ReportError(f"there is no gradebook ({db_path}): nothing has been graded in this course yet. Collect "
                           "the submissions and run `make autograde` first.")
     with Gradebook(coursedir.db_url) as gb:
