@@ -18,6 +18,7 @@ T, CONTENT = 8, 8              # positions per sequence; random coordinates carr
 D_IN = CONTENT + T             # an input: its content, then a one-hot code for its position
 NEXT = (np.arange(T) + 1) % T  # where each position has to look: the next one (the last wraps round)
 STEPS, REPEATS, SEQUENCES, SEED = 200, 3, 8, 6
+WIDTHS = (16, 64, 256)           # the widths d_k both notebooks train
 TWIN = 1e-12                     # a twin's W^Q is (1 + TWIN) times its head's
 B1, B2, EPS = 0.9, 0.999, 1e-8   # Adam's usual constants
 
@@ -114,6 +115,11 @@ def final_loss(losses):
     """Final loss per rate, mean over the repeats; nan where a twin ended more than 1e-8 from its head."""
     head, twin = losses[-1, :, 0], losses[-1, :, 1]
     return np.where(np.abs(head - twin).max(axis=-1) > 1e-8, np.nan, head.mean(axis=-1))
+
+
+def loss_text(loss, digits=3):
+    """A final loss as the notebooks' tables print it: "~" for a chaotic run (nan from `final_loss`)."""
+    return "~" if np.isnan(loss) else f"{loss:.{digits}f}"
 
 
 def best_below(losses, fraction):

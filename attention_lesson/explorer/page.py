@@ -12,7 +12,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from attention_lesson.explorer.model import DEFAULT_SETTINGS
-from attention_lesson.explorer.view import HTML_TEMPLATES, VIEW_CSS, stand_in_html
+from attention_lesson.explorer.view import HTML_TEMPLATES, stand_in_html
 
 # How many seeds' rows the page holds by default, and where make explore-page writes it.
 PAGE_SEEDS = 20
@@ -22,8 +22,7 @@ PAGE = Path("build") / "divisor-explorer.html"
 def page_html(seeds=PAGE_SEEDS):
     """One self-contained HTML page with the explorer and the rows of seeds 0 to `seeds` - 1 embedded."""
     return HTML_TEMPLATES.get_template("page.html.j2").render(
-        stand_in=Markup(stand_in_html({**DEFAULT_SETTINGS, "seed": 0}, seeds)),
-        css=Markup(VIEW_CSS.read_text(encoding="utf-8")), last=seeds - 1, count=seeds)
+        stand_in=Markup(stand_in_html({**DEFAULT_SETTINGS, "seed": 0}, seeds)), last=seeds - 1, count=seeds)
 
 
 def main(argv=None):

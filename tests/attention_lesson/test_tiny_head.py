@@ -32,3 +32,11 @@ def test_best_below_leaves_chaotic_runs_out():
     assert head.best_below(losses, 0.7) == "True" and head.best_below(losses, 1 / 2) == "False"
     losses[-1, 0, 1] = 0.5                           # now rate 0 is chaotic too: no calm run is left
     assert head.best_below(losses, 0.99) == "False"
+
+
+def test_loss_text_marks_a_chaotic_run_and_rounds_a_calm_one():
+    losses = np.ones((head.STEPS + 1, 2, 2, head.REPEATS))
+    losses[-1, 1, 1] = 0.5                           # rate 1: the twin ends apart from its head
+    calm, chaotic = head.final_loss(losses)
+    assert (head.loss_text(calm), head.loss_text(chaotic)) == ("1.000", "~")
+    assert head.loss_text(0.123456, 4) == "0.1235"
