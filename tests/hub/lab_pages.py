@@ -5,7 +5,7 @@ import json
 import re
 
 from coursekit.browser import ROOT
-from coursekit.hub import WAIT_S, until
+from coursekit.waiting import WAIT_S, until
 
 SHOTS = ROOT / "build" / "hub-screenshots"
 WAIT_MS = WAIT_S * 1000
