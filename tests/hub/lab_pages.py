@@ -4,7 +4,7 @@ typed into; a screenshot of each step in build/hub-screenshots/."""
 import json
 import re
 
-from coursekit.browser import ROOT
+from coursekit.repository import ROOT
 from coursekit.waiting import WAIT_S, until
 
 SHOTS = ROOT / "build" / "hub-screenshots"
