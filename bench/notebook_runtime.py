@@ -9,12 +9,11 @@ time of each, and the difference: the notebook's own cost.
 import argparse
 import statistics
 import time
-from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parent.parent
+from coursekit.repository import LESSON_NOTEBOOKS, ROOT
 
 
 def execute_seconds(nb, folder):
@@ -33,7 +32,7 @@ def main():
     folder = ROOT / "notebooks"
     empty = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
     print(f"{'notebook':<48} {'median s':>9} {'empty s':>8} {'own cost s':>11}")
-    for path in sorted(folder.glob("*.ipynb")):
+    for path in LESSON_NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
         own, floor = [], []
         for _ in range(args.repeats):

@@ -12,13 +12,12 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 from coursekit.ports import free_port
 from coursekit.repository import ROOT
+from coursekit.waiting import answers, until
 
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 # axe-core, the accessibility engine run in Chromium (npm ci --prefix accessibility).
@@ -84,20 +83,9 @@ class Server:
             raise
         return self
 
-    def _wait_until_ready(self, seconds=120):
+    def _wait_until_ready(self):
         probe = (f"{self.base}/api/status?token={self.token}" if self.kind == "lab" else self.base + "/voila/static/")
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited with {self.proc.returncode}:\n{self.tail()}")
-            try:
-                with urllib.request.urlopen(probe, timeout=5):
-                    return
-            except urllib.error.HTTPError:
-                return  # it answers, even if this path is not a page
-            except OSError:
-                time.sleep(0.3)
-        raise RuntimeError(f"{self.kind} did not answer within {seconds} s:\n{self.tail()}")
+        until(lambda: answers(probe), f"{self.kind} did not answer", pause=0.3, process=self.proc, log=self.tail)
 
     def tail(self, chars=3000):
         return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
@@ -212,6 +200,12 @@ def focus(page, selector):
 LAB_TOKEN = "lesson-test-token"
 
 
+def said(log):
+    """The end of what a process wrote to the temporary file `log`."""
+    log.seek(0)
+    return log.read().decode(errors="replace")[-3000:]
+
+
 @contextlib.contextmanager
 def make_lab(cwd=ROOT, env=None, make_args=()):
     """Yield (base URL, token) once `make lab` answers; fail with the end of its output if it exits instead."""
@@ -222,18 +216,8 @@ def make_lab(cwd=ROOT, env=None, make_args=()):
                                 env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(240):  # JupyterLab takes a few seconds to start; give up after about two minutes
-                if proc.poll() is not None:
-                    log.seek(0)
-                    raise AssertionError(f"make lab exited with {proc.returncode}:\n"
-                                         f"{log.read().decode(errors='replace')[-3000:]}")
-                try:
-                    urllib.request.urlopen(f"{base}/api/status?token={LAB_TOKEN}", timeout=5).close()
-                    break
-                except OSError:
-                    time.sleep(0.5)
-            else:
-                raise AssertionError("make lab never answered")
+            until(lambda: answers(f"{base}/api/status?token={LAB_TOKEN}"), "make lab never answered", pause=0.5,
+                  process=proc, log=lambda: said(log))
             yield base, LAB_TOKEN
         finally:
             os.killpg(proc.pid, signal.SIGTERM)

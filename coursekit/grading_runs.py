@@ -11,6 +11,7 @@ from classroom.grading import record
 from coursekit import course
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.ports import free_port
+from coursekit.waiting import until
 
 # A small class: work that is right, wrong, and one that hits a limit (a function that never returns).
 CODE = {"right": (SUBMISSIONS / "correct_matmul.py").read_text(),
@@ -115,13 +116,8 @@ def log_of(proc):
 
 def wait_for(proc, condition, pause=0.2):
     """Poll `condition` while the background driver `proc` runs; it failing first (it ended) fails the test."""
-    import time
-
-    while not condition():
-        if proc.poll() is not None:
-            raise AssertionError(f"the driver ended (exit {proc.returncode}) before the test could interrupt it:\n"
-                                 f"{log_of(proc)[-3000:]}")
-        time.sleep(pause)
+    until(condition, "the driver was to be interrupted", float("inf"), pause, process=proc,
+          log=lambda: log_of(proc)[-3000:])
 
 
 @contextlib.contextmanager

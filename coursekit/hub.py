@@ -18,16 +18,15 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from coursekit.ports import free_port
 from coursekit.repository import ROOT
+from coursekit.waiting import until
 
 DEPLOY = ROOT / "deploy" / "jupyterhub"
-WAIT_S = 120
 START_S = 600  # `make hub` on a fresh machine builds the shared environment first (about a minute of pip)
 PASSWORD = re.compile(r"^\s+(?:instructor|student)\s+(\S+)\s+password (\S+)$", re.M)
 
@@ -38,15 +37,6 @@ def deploy_module(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def until(condition, what, seconds=WAIT_S):
-    """Wait until condition() is true (checked every 0.2 s), or fail saying `what` never happened."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {seconds} s")
-        time.sleep(0.2)
 
 
 def make(*args, env, **kwargs):
@@ -88,7 +78,7 @@ class Hub:
             self.proc = subprocess.Popen(["make", "--no-print-directory", "hub", f"HUB_PORT={self.port}"], cwd=ROOT,
                                          env=dict(os.environ, **self.env), stdout=self.log, stderr=subprocess.STDOUT,
                                          start_new_session=True)
-            until(self._answers, "make hub never started JupyterHub", START_S)
+            until(self._answers, "make hub never started JupyterHub", START_S, process=self.proc, log=self.tail)
             self.passwords = dict(PASSWORD.findall(self.tail(100_000)))
             self.proxy_pid = int((Path(self.settings["state"]) / "proxy.pid").read_text())
         except BaseException:
@@ -97,8 +87,6 @@ class Hub:
         return self
 
     def _answers(self):
-        if self.proc.poll() is not None:
-            raise AssertionError(f"make hub exited with {self.proc.returncode}:\n{self.tail()}")
         try:
             self.api("GET", "/")
             return True

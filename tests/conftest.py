@@ -69,3 +69,18 @@ def released_course(tmp_path_factory):
     from coursekit import course
 
     return course.make_course(tmp_path_factory.mktemp("released") / "course")
+
+
+@pytest.fixture(scope="session")
+def empty_gradebook(tmp_path_factory):
+    """An empty gradebook of this course (nbgrader_config.py's course id), made once: making one runs nbgrader's
+    `alembic` (from PATH), which takes a second or two. Each test copies it."""
+    from nbgrader.api import Gradebook
+
+    from coursekit.course import nbgrader_env
+
+    path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", nbgrader_env()["PATH"])
+        Gradebook(f"sqlite:///{path}", "sqrt-dk").close()
+    return path

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from attention_lesson.explorer.page import page_html
-from coursekit.browser import ROOT, chromium
+from coursekit.browser import chromium
+from coursekit.repository import ROOT
 from tests.explorer.reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))

@@ -11,7 +11,6 @@ REQUIRE_BROWSER_TESTS=1 (CI).
 import os
 import re
 import signal
-import time
 from pathlib import Path
 
 import nbformat
@@ -20,6 +19,7 @@ from nbconvert import HTMLExporter
 
 from coursekit.browser import EXPLORER, Server, chromium, focus, run_all_cells
 from coursekit.parts import requires
+from coursekit.waiting import until
 from tests.explorer.browser_view import SHOTS, VIEW, WAIT_MS, assert_shows, offline_page, shows
 
 pytestmark = requires("browser")
@@ -56,7 +56,8 @@ def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page,
         page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
         page.locator(VIEW).scroll_into_view_if_needed()
         [(pid, _)] = server.kernels()
-        wait_until_stopped(pid)
+        until(lambda: Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "T",  # state T: stopped
+              f"the kernel (process {pid}) did not stop", seconds=60, pause=0.1)
         try:
             assert_shows(page, 64, 0.5)
             focus(page, f"{VIEW} .explorer-d-k input")
@@ -78,16 +79,6 @@ def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page,
         page.locator(VIEW).screenshot(path=str(SHOTS / "lab-after.png"))
         kernels = server.stop()
     assert len(kernels) == 1, f"expected the notebook's one kernel, found {kernels}"
-
-
-def wait_until_stopped(pid, seconds=60):
-    """Wait until the process `pid` is stopped (state T in /proc/PID/stat)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "T":
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the kernel (process {pid}) did not stop within {seconds} s")
 
 
 def test_the_explorer_as_a_voila_app(page):

@@ -14,9 +14,10 @@ import pytest
 
 from classroom import cells
 from coursekit import course
-from coursekit.browser import ROOT, chromium
+from coursekit.browser import chromium
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
+from coursekit.repository import ROOT
 
 pytestmark = requires("browser")
 

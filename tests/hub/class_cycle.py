@@ -7,10 +7,10 @@ import pwd
 import re
 from pathlib import Path
 
-from coursekit.browser import ROOT
 from coursekit.corpus import corpus, notebook
 from coursekit.course import max_scores, scores
-from coursekit.hub import until
+from coursekit.repository import ROOT
+from coursekit.waiting import until
 from tests.hub.lab_pages import WAIT_MS, log_in, menu_items, open_menu, press, server_of, shot
 
 ASSIGNMENT = "score_gradient"

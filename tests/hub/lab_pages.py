@@ -4,8 +4,8 @@ typed into; a screenshot of each step in build/hub-screenshots/."""
 import json
 import re
 
-from coursekit.browser import ROOT
-from coursekit.hub import WAIT_S, until
+from coursekit.repository import ROOT
+from coursekit.waiting import WAIT_S, until
 
 SHOTS = ROOT / "build" / "hub-screenshots"
 WAIT_MS = WAIT_S * 1000

@@ -7,7 +7,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from coursekit.browser import ROOT
+from coursekit.repository import ROOT
 from tests.hub.class_cycle import ASSIGNMENT, exchange, hand_in_folder, home
 
 

@@ -29,9 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.browser import CHROMIUM, CHROMIUM_ARGS, ROOT
+from coursekit.browser import CHROMIUM, CHROMIUM_ARGS
 from coursekit.hub import Hub, make
 from coursekit.parts import requires
+from coursekit.repository import ROOT
 from tests.hub.class_cycle import ASSIGNMENT, doc_commands, hand_in, read_feedback, release, totals
 from tests.hub.classmates import FORGED, GARBLED, LATER, classmate_tries, kernels_stay_private
 from tests.hub.lab_pages import SHOTS, Terminal, log_in, shot

@@ -23,8 +23,9 @@ import subprocess
 import pytest
 
 from coursekit import course as helpers
-from coursekit.browser import ROOT, chromium, make_lab
+from coursekit.browser import chromium, make_lab
 from coursekit.parts import requires
+from coursekit.repository import ROOT
 
 pytestmark = requires("browser")
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")

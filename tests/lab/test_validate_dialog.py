@@ -17,8 +17,9 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 
 from classroom import cells
 from classroom.cells import SourceCell
-from coursekit.browser import ROOT, Server, chromium
+from coursekit.browser import Server, chromium
 from coursekit.parts import requires
+from coursekit.repository import ROOT
 
 pytestmark = requires("browser")
 

@@ -7,12 +7,10 @@ addresses (LTI imports, `nbgrader db student add`) or an id an instructor typed;
 """
 import csv
 import datetime
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from nbgrader.api import Gradebook
@@ -20,7 +18,6 @@ from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
-from coursekit.course import nbgrader_env
 from coursekit.repository import ROOT
 
 COURSE_ID = "sqrt-dk"  # nbgrader_config.py's
@@ -43,15 +40,6 @@ HOSTILE = {
     "c15eve,,,,21.0": ("Eve", "＝1+1", "eve@example.org", {"values": 0.0, "no_loop": 0.0}),
     '=HYPERLINK("x")': ("Zed", "Zulu", "@zed", None),
 }
-
-
-@pytest.fixture(scope="module")
-def empty_gradebook(tmp_path_factory):
-    """An empty gradebook, made once: making one runs nbgrader's `alembic` (from PATH), which takes a second."""
-    path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
-    with mock.patch.dict(os.environ, PATH=nbgrader_env()["PATH"]), Gradebook(f"sqlite:///{path}", COURSE_ID):
-        pass
-    return path
 
 
 def make_gradebook(empty, path, people):

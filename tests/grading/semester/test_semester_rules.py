@@ -12,7 +12,7 @@ import pytest
 from classroom import atomic
 from classroom.decisions import dates, quiz_key
 from classroom.decisions import store as decisions
-from classroom.grading import environment, notebook_files, record, settings
+from classroom.grading import notebook_files, record, settings
 from classroom.intake import BadSubmission, check_student_id
 from classroom.plugins.release_feedback import page_stamp
 from coursekit.repository import ROOT
@@ -88,18 +88,6 @@ class Course:
 
     def format_path(self, nbgrader_step, student_id, assignment_id, escape=False):
         return os.path.join(self.root, nbgrader_step, student_id, assignment_id)
-
-
-@pytest.fixture(scope="module")
-def empty_gradebook(tmp_path_factory):
-    """An empty gradebook (nbgrader makes one with `alembic`, a second or two), copied by each test."""
-    from nbgrader.api import Gradebook
-
-    path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PATH", environment.path())
-        Gradebook(f"sqlite:///{path}", "sqrt-dk").close()
-    return path
 
 
 def test_an_extension_is_one_students_later_due_date(tmp_path, empty_gradebook):
