@@ -12,6 +12,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -95,6 +97,18 @@ class Server:
         with urllib.request.urlopen(request, timeout=10) as reply:
             body = reply.read()
         return json.loads(body) if body else None
+
+    def status(self, link, timeout=120):
+        """The HTTP status with which this server begins its answer to `link` (a page's own link, which carries no
+        token), read from the first line of the reply without waiting for the rest: Voila sends its status as it
+        starts running a notebook, and the page itself only once every cell has run."""
+        parts = urllib.parse.urlsplit(link)
+        query = "&".join(filter(None, [parts.query, f"token={self.token}"]))
+        try:
+            with urllib.request.urlopen(f"{self.base}{parts.path}?{query}", timeout=timeout) as reply:
+                return reply.status
+        except urllib.error.HTTPError as refused:
+            return refused.code
 
     def kernels(self):
         """[(process id, connection file)] of the kernels this server started (its descendants run with `-f FILE`)."""

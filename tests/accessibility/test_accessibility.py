@@ -19,7 +19,7 @@ from coursekit.parts import requires
 
 pytestmark = requires("browser", "axe")
 
-WAIT_MS = 60_000
+WAIT_MS = 120_000
 SERIOUS = ("serious", "critical")
 
 # Runs axe on the whole page; keeps each violation's rule, impact, help and the first few elements it names.

@@ -11,7 +11,7 @@ from coursekit.repository import ROOT
 from tests.explorer.reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))
-WAIT_MS = 60_000
+WAIT_MS = 120_000
 VIEW = ".divisor-explorer"
 
 

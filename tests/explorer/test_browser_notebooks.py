@@ -101,9 +101,8 @@ def test_the_explorer_as_a_voila_app(page):
         links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
         notebooks = [link for link in links if re.search(r"\.ipynb($|[?#])", link)]
         assert any(f"/voila/render/{path.name}" in link for link in notebooks for path in following), notebooks
-        for link in notebooks:
-            reply = page.request.get(link, timeout=WAIT_MS)
-            assert reply.status == 200, f"{link} answers {reply.status}"
+        assert {link: server.status(link) for link in notebooks} == {link: 200 for link in notebooks}
+        assert server.status(server.url("no-such-notebook.ipynb")) == 404, "the check above would not see a bad link"
 
 
 def test_notebook_04_exported_by_nbconvert_is_live_from_disk(tmp_path):

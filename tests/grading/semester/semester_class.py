@@ -1,15 +1,18 @@
 """A small class graded as an instructor grades it over a semester, for tests/grading/semester/test_semester*.py: five
 students, a due date two days ago written with a numeric offset, late work penalised "zero", and the hand-ins an
 instructor meets (on time, late, misnamed, two renamed copies, a notebook of nbformat 4.4 renamed by the browser, one
-without timestamp.txt). Each test works on a copy (`copy_of`), so the class is graded once per test file: a test file
-imports the fixtures `semester` (the class, graded) and `place` (a copy of it) from here."""
+without timestamp.txt). The class is graded once per test run, whichever pytest-xdist worker gets there first (the others
+wait for it and take copies): each test file imports the fixtures `semester` (its own copy of the graded class) and
+`place` (a copy of that for one test) from here."""
 import datetime
 import json
 import shutil
+import subprocess
 
 import pytest
 
 from classroom import course as coursedirs
+from classroom.grading import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.quiz_answers import RIGHT, quiz_notebook
@@ -118,10 +121,26 @@ def by_hand(place, who, grade_id, notebook=ASSIGNMENT, score=None, extra=None, c
         gb.db.commit()
 
 
+def graded_once(shared):
+    """The class graded in the folder `shared` by the first process to ask (the others wait on its lock), and what
+    the commands printed: (course path, {command: CompletedProcess}). Nobody changes it: users take copies."""
+    said_file = shared / "said.json"
+    with lock.hold(str(shared), wait=True, tell=lambda _: None):
+        if not said_file.exists():
+            place, said = graded_class(shared / "course")
+            said_file.write_text(json.dumps({command: [run.args, run.returncode, run.stdout, run.stderr]
+                                             for command, run in said.items()}))
+    said = {command: subprocess.CompletedProcess(*run) for command, run in json.loads(said_file.read_text()).items()}
+    return shared / "course", said
+
+
 @pytest.fixture(scope="module")
-def semester(tmp_path_factory):
-    """(course path, {what `nbgrader db assignment add`, `make autograde` and `make feedback` printed})."""
-    return graded_class(tmp_path_factory.mktemp("semester") / "course")
+def semester(tmp_path_factory, worker_id):
+    """(a copy of the graded class for this test file, {what `nbgrader db assignment add`, `make autograde` and
+    `make feedback` printed}). Under pytest-xdist the workers' temporary folders share a parent made for this run."""
+    base = tmp_path_factory.getbasetemp()
+    place, said = graded_once(base.parent / "semester-class" if worker_id != "master" else base / "semester-class")
+    return copy_of(place, tmp_path_factory.mktemp("semester") / "course"), said
 
 
 @pytest.fixture

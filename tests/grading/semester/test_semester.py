@@ -138,7 +138,7 @@ def test_an_extension_is_graded_against_and_survives_collect_and_grade(place, tm
     (hand_in / "timestamp.txt").write_text(taken)
     collected = course.nbgrader("collect", "--update", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place)
     assert "bob" in collected.stdout + collected.stderr
-    for flags in ("", "--force"):
+    for flags in ("", "--force --student bob"):
         run = course.make(place, "autograde", f"AUTOGRADE_ARGS={flags}")
         assert run.returncode == 0, run.stderr[-3000:]
         book = term.gradebook(place)["bob"]
