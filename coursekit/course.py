@@ -11,6 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from traitlets.config.loader import PyFileConfigLoader
+
 from classroom import cells, course
 from classroom.grading import environment
 from classroom.sandbox.launchers import NAMES as LAUNCHERS
@@ -20,6 +22,8 @@ from coursekit.repository import ROOT
 SUBMISSIONS = ROOT / "tests" / "submissions"
 ASSIGNMENT = "score_gradient"
 RELEASED = ROOT / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+# the course id nbgrader_config.py gives: the exchange's folder and the gradebook's course
+COURSE_ID = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config().CourseDirectory.course_id
 VISIBLE = "worked_example_2x2"  # the one grade cell with no hidden part
 
 # Grading runs every student process in the bubblewrap sandbox (classroom.sandbox). Where bubblewrap is missing (a

@@ -77,10 +77,10 @@ def empty_gradebook(tmp_path_factory):
     `alembic` (from PATH), which takes a second or two. Each test copies it."""
     from nbgrader.api import Gradebook
 
-    from coursekit.course import nbgrader_env
+    from coursekit.course import COURSE_ID, nbgrader_env
 
     path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", nbgrader_env()["PATH"])
-        Gradebook(f"sqlite:///{path}", "sqrt-dk").close()
+        Gradebook(f"sqlite:///{path}", COURSE_ID).close()
     return path

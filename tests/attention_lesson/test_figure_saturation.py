@@ -1,17 +1,10 @@
 """The figures of notebooks/03-a-saturated-row-stops-the-gradient.ipynb draw exactly what they are given."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from attention_lesson.figure_saturation import ROW_MEASURES, plot_saturation_by_width, plot_slope_and_sigmoid_slope
 from attention_lesson.style import DIVISOR_COLOURS
 from attention_lesson.vocabulary import DIVISOR_WORDS, LARGEST_SLOPE, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def curves():

@@ -1,7 +1,6 @@
 """The sweep figures draw exactly the numbers they are given, label their axes, and refuse bad input by name."""
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -15,12 +14,6 @@ SIZES = {"1": [2.0, 4.1, 7.9, 16.2, 31.8], "√d_k": [1.0, 1.02, 0.99, 1.01, 0.9
          "d_k": [0.5, 0.26, 0.12, 0.063, 0.031]}
 TOPS = {"1": [0.6, 0.8, 0.9, 0.95, 0.99], "√d_k": [0.37, 0.36, 0.36, 0.37, 0.36],
         "d_k": [0.3, 0.2, 0.15, 0.13, 0.126]}
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
 
 
 def line(ax, gid):

@@ -11,12 +11,6 @@ RATES = {"1": [0.001, 0.01, 0.1], "√d_k": [0.1, 1.0, 10.0, 30.0], "d_k": [1.0,
 WIDTHS = (16, 64, 256)
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 def runs():
     """Made-up final losses, one per rate, and which runs are chaotic (the last rate of every divisor)."""
     final, chaotic = {}, {}

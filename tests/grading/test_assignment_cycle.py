@@ -16,12 +16,11 @@ import pytest
 from classroom import cells
 from classroom.trusted import failures
 from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
 from coursekit.quiz_answers import QUESTIONS, RIGHT, SECRETS
 
 pytestmark = pytest.mark.integration
 
-COURSE_ID = "sqrt-dk"
 FULL = 20.0  # score_gradient.ipynb, its automatic checks
 DERIVATION = 3.0  # score_gradient.ipynb, the written derivation: graded by hand, so 0 until someone does
 QUIZ = 5.0   # intuition_quiz.ipynb: one point per question

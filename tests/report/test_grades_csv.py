@@ -18,9 +18,9 @@ from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
+from coursekit.course import COURSE_ID
 from coursekit.repository import ROOT
 
-COURSE_ID = "sqrt-dk"  # nbgrader_config.py's
 ASSIGNMENT = "score_gradient"
 CELLS = {"values": 4.0, "no_loop": 2.0}
 # What a spreadsheet app evaluates: a cell starting with one of these; some read the full-width forms so.

@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 
 from coursekit import course
+from coursekit.course import COURSE_ID
 from tools import make_exchange
 
-COURSE_ID = "sqrt-dk"
 TS = "2024-05-01 10:00:00.000000 UTC"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # one every account may run
 SUBMIT = "--ExchangeFactory.submit=classroom.plugins.exchange_submit.SafeSubmit"  # as the hub sets it for everyone

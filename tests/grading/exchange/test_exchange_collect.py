@@ -24,9 +24,9 @@ import pytest
 
 from classroom import intake
 from coursekit import course
-from coursekit.course import ASSIGNMENT, RELEASED, SUBMISSIONS
-from tests.grading.exchange.exchange_class import (COURSE_ID, HANDED_IN, PYTHON, SUBMIT, TRY_WRITE, TS, Account,
-                                                   instructor, shared_exchange)
+from coursekit.course import ASSIGNMENT, COURSE_ID, RELEASED, SUBMISSIONS
+from tests.grading.exchange.exchange_class import (HANDED_IN, PYTHON, SUBMIT, TRY_WRITE, TS, Account, instructor,
+                                                   shared_exchange)
 
 pytestmark = pytest.mark.integration
 

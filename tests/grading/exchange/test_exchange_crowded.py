@@ -8,8 +8,8 @@ import pytest
 
 from classroom import intake
 from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
-from tests.grading.exchange.exchange_class import COURSE_ID, TS, instructor, shared_exchange
+from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
+from tests.grading.exchange.exchange_class import TS, instructor, shared_exchange
 
 pytestmark = pytest.mark.integration
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 
@@ -224,7 +224,7 @@ def test_a_new_submission_whose_grades_cannot_be_written_leaves_no_row(graded, c
 
     place = copy_of(graded)
     before = course.scores(place)
-    job = staging.Job(str(place), "sqrt-dk", ASSIGNMENT, "newcomer", "", "", ["no_such_notebook"], {}, {}, {}, {})
+    job = staging.Job(str(place), COURSE_ID, ASSIGNMENT, "newcomer", "", "", ["no_such_notebook"], {}, {}, {}, {})
     values = {"timestamp": None, "notebooks": {"no_such_notebook": {"penalty": 0, "grades": {}, "comments": {}}}}
     with pytest.raises(Exception):
         commit._write_gradebook(job, values, f"sqlite:///{place / 'gradebook.db'}")

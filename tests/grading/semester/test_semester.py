@@ -18,7 +18,7 @@ import pytest
 from classroom.grading import lock, record
 from classroom.report import collect
 from coursekit import course, grading_runs
-from coursekit.course import ASSIGNMENT
+from coursekit.course import ASSIGNMENT, COURSE_ID
 from coursekit.repository import ROOT
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
@@ -131,7 +131,7 @@ def test_an_extension_is_graded_against_and_survives_collect_and_grade(place, tm
 
     # he hands in again through the exchange; collect --update takes it; grading keeps his due date
     exchange = tmp_path / "exchange"
-    inbound = exchange / "sqrt-dk" / "inbound"
+    inbound = exchange / COURSE_ID / "inbound"
     taken = NOW.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
     hand_in = inbound / f"bob+{ASSIGNMENT}+{taken}+abc123"
     shutil.copytree(place / "submitted" / "bob" / ASSIGNMENT, hand_in)

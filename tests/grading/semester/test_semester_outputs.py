@@ -16,7 +16,7 @@ import pytest
 
 from classroom.grading import lock
 from coursekit import course
-from coursekit.course import ASSIGNMENT
+from coursekit.course import ASSIGNMENT, COURSE_ID
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
 from tests.grading.semester.semester_class import CLASS, QUIZ
@@ -87,7 +87,7 @@ def test_release_feedback_releases_the_pages_of_the_current_grades(place, tmp_pa
     exchange.mkdir()
     release = ("release_feedback", ASSIGNMENT, f"--Exchange.root={exchange}")
     first = course.nbgrader(*release, cwd=place)  # erin handed in without timestamp.txt: nobody is stopped
-    released = sorted((exchange / "sqrt-dk" / "feedback").glob("*.html"))
+    released = sorted((exchange / COURSE_ID / "feedback").glob("*.html"))
     assert len(released) == 2 * len(CLASS), first.stderr[-3000:]
 
     # alice hands in changed work; it is graded; nobody runs make feedback
@@ -101,14 +101,14 @@ def test_release_feedback_releases_the_pages_of_the_current_grades(place, tmp_pa
     assert stale.returncode == 1, stale.stderr[-3000:]
     assert "Not released: the feedback of alice on score_gradient: the page is stale" in stale.stderr
     assert "1 feedback pages were not released (alice/score_gradient)" in stale.stderr
-    assert len(list((exchange / "sqrt-dk" / "feedback").glob("*.html"))) == 2 * len(CLASS) - 1
+    assert len(list((exchange / COURSE_ID / "feedback").glob("*.html"))) == 2 * len(CLASS) - 1
 
     made = course.make(place, "feedback")
     assert made.returncode == 0, made.stderr[-3000:]
     again = course.nbgrader(*release, cwd=place)
     assert again.returncode == 0
     score = term.gradebook(place)["alice"]["notebooks"][ASSIGNMENT][0]
-    pages = [p.read_text() for p in (exchange / "sqrt-dk" / "feedback").glob("*.html")]
+    pages = [p.read_text() for p in (exchange / COURSE_ID / "feedback").glob("*.html")]
     full = sum(course.max_scores(place, by_hand=True).values())  # the written derivation's points too
     assert any(f"(Score: {score:g} / {full:g} points)" in p and ">score_gradient<" in p for p in pages)
 
@@ -183,7 +183,7 @@ def test_on_a_full_disk_every_file_is_whole_or_as_it_was(place, tmp_path):
 # ---- collect -----------------------------------------------------------------------------------------------------
 def test_collect_exits_non_zero_after_refusing_a_hand_in(place, tmp_path):
     exchange = tmp_path / "exchange"
-    inbound = exchange / "sqrt-dk" / "inbound"
+    inbound = exchange / COURSE_ID / "inbound"
     for who in ("zoë", "frank"):
         hand_in = inbound / f"{who}+{ASSIGNMENT}+{term.stamp(term.NOW)}+abc"
         shutil.copytree(place / "submitted" / "alice" / ASSIGNMENT, hand_in)

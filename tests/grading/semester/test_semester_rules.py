@@ -15,6 +15,7 @@ from classroom.decisions import store as decisions
 from classroom.grading import notebook_files, record, settings
 from classroom.intake import BadSubmission, check_student_id
 from classroom.plugins.release_feedback import page_stamp
+from coursekit.course import COURSE_ID
 from coursekit.repository import ROOT
 
 UTC = datetime.datetime
@@ -79,7 +80,7 @@ class Course:
     def __init__(self, root, gradebook, due):
         from nbgrader.api import Gradebook
 
-        self.root, self.course_id, self.db_url = str(root), "sqrt-dk", f"sqlite:///{root / 'gradebook.db'}"
+        self.root, self.course_id, self.db_url = str(root), COURSE_ID, f"sqlite:///{root / 'gradebook.db'}"
         self.submitted_directory, self.student_id = "submitted", ""
         shutil.copyfile(gradebook, root / "gradebook.db")
         with Gradebook(self.db_url, self.course_id) as gb:
