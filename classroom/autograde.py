@@ -121,7 +121,7 @@ class StrictLoader(KVArgParseConfigLoader):
         self.parser.error(self._unknown(arg))
 
     def _unknown(self, arg):
-        return (f"there is no option --{arg}{did_you_mean(arg, [*self.aliases, *self.flags])} (`python -m "
+        return (f"there is no option --{arg}{did_you_mean(arg, [*self.aliases, *self.flags], cutoff=0.5)} (`python -m "
                 "classroom.autograde --help` lists them): nothing was graded")
 
     def _create_parser(self):

@@ -2,9 +2,10 @@
 import difflib
 
 
-def did_you_mean(word, choices, quote=repr):
-    """" (did you mean <the closest of choices>?)", the name written with `quote`; "" if none is close to `word`."""
-    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.5)
+def did_you_mean(word, choices, quote=repr, cutoff=0.6):
+    """" (did you mean <the closest of choices>?)", the name written with `quote`; "" if none is as close to `word` as
+    `cutoff` (difflib's ratio: 0.6, its default, unless a caller asks for looser hints)."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=cutoff)
     return f" (did you mean {quote(close[0])}?)" if close else ""
 
 

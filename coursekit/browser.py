@@ -12,14 +12,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from coursekit.ports import free_port
 from coursekit.repository import ROOT
-from coursekit.waiting import answers, until
+from coursekit.waiting import answers, status, until
 
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 # axe-core, the accessibility engine run in Chromium (npm ci --prefix accessibility).
@@ -99,16 +98,11 @@ class Server:
         return json.loads(body) if body else None
 
     def status(self, link, timeout=120):
-        """The HTTP status with which this server begins its answer to `link` (a page's own link, which carries no
-        token), read from the first line of the reply without waiting for the rest: Voila sends its status as it
-        starts running a notebook, and the page itself only once every cell has run."""
+        """The HTTP status of this server's answer to `link` (a page's own link, which carries no token); None if it
+        does not answer within `timeout` seconds."""
         parts = urllib.parse.urlsplit(link)
         query = "&".join(filter(None, [parts.query, f"token={self.token}"]))
-        try:
-            with urllib.request.urlopen(f"{self.base}{parts.path}?{query}", timeout=timeout) as reply:
-                return reply.status
-        except urllib.error.HTTPError as refused:
-            return refused.code
+        return status(f"{self.base}{parts.path}?{query}", timeout)
 
     def kernels(self):
         """[(process id, connection file)] of the kernels this server started (its descendants run with `-f FILE`)."""

@@ -5,6 +5,7 @@ import urllib.error
 import urllib.request
 
 WAIT_S = 120
+WAIT_MS = WAIT_S * 1000  # the same, for playwright
 
 
 def until(condition, what, seconds=WAIT_S, pause=0.2, process=None, log=None):
@@ -19,12 +20,19 @@ def until(condition, what, seconds=WAIT_S, pause=0.2, process=None, log=None):
         time.sleep(pause)
 
 
+def status(url, timeout=5):
+    """The HTTP status with which a server begins its answer to `url`, read from the status line without waiting for
+    the body (Voila sends its status as it starts running a notebook, the page once every cell has run); None if
+    nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as reply:
+            return reply.status
+    except urllib.error.HTTPError as refused:
+        return refused.code
+    except OSError:
+        return None
+
+
 def answers(url, timeout=5):
     """Whether a server answers HTTP at `url` (an HTTP error is an answer: it listens)."""
-    try:
-        with urllib.request.urlopen(url, timeout=timeout):
-            return True
-    except urllib.error.HTTPError:
-        return True
-    except OSError:
-        return False
+    return status(url, timeout) is not None

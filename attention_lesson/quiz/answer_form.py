@@ -5,7 +5,7 @@ for ...") and by the visible part of the grade cells of source/score_gradient/in
 asks for ..."), which run in the student's kernel under `nbgrader validate` and in the grader. Only the form is
 judged here; whether an answer is right is not this module's business. In the grader the answer has crossed from
 the student's process as plain data (classroom.trusted.protocol.plain: a str of any kind as str, any real number as
-a float), and it reads the same: tests/test_assignment_validate.py hands every form to both.
+a float), and it reads the same: tests/assignment/test_assignment_validate.py hands every form to both.
 """
 from numbers import Complex, Number, Real
 

@@ -2,7 +2,7 @@
 reads it: `decisions.json` at the course's root (student data: git-ignored, like gradebook.db).
 
   extensions  {assignment: {student: due date}}: one student's own due date (UTC), later than the class's. Grading
-              reads it (classroom.autograde: the staging gradebook's due date for that student, nbgrader's
+              reads it (classroom.grading.driver: the staging gradebook's due date for that student, nbgrader's
               SubmittedAssignment.extension in the gradebook), so the late penalty, the report and grades.csv follow it,
               and nothing a student hands in or collect copies can change it.
   dropped     {student: when}: students dropped from the course for good. `make drop` removes them from the

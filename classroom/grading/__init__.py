@@ -1,4 +1,5 @@
-"""Grading a class so that no grade is ever silently stale or half-written (driven by classroom.autograde).
+"""Grading a class so that no grade is ever silently stale or half-written (classroom.grading.driver, which
+`python -m classroom.autograde` runs).
 
 Each submission is graded as one transaction (staging.py, then commit.py): nbgrader's own autograde pipeline runs
 on a private staging copy (a safe copy of the submitted folder, an empty staging gradebook), then the result is

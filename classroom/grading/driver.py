@@ -68,13 +68,13 @@ def check_selection(coursedir, assignment, versions, collected, dropped):
     students who were dropped."""
     pattern = coursedir.notebook_id or "*"
     if not any(fnmatch.fnmatch(name, pattern) for name in versions):
-        raise Refused(f"{assignment} has no notebook {pattern!r}{did_you_mean(pattern, versions)}; its notebooks are "
+        raise Refused(f"{assignment} has no notebook {pattern!r}{did_you_mean(pattern, versions, cutoff=0.5)}; its notebooks are "
                       + ", ".join(versions) + " (give the name without .ipynb): nothing was graded")
     if coursedir.student_id and coursedir.student_id != "*":
         chosen = [s for s in collected if fnmatch.fnmatch(s, coursedir.student_id)]
         if not chosen:
             raise Refused(f"{coursedir.submitted_directory}/ holds no submission of {assignment} by "
-                          f"{coursedir.student_id!r}{did_you_mean(coursedir.student_id, collected)}: "
+                          f"{coursedir.student_id!r}{did_you_mean(coursedir.student_id, collected, cutoff=0.5)}: "
                           "nothing was graded (collect it first, or check the name)")
         if set(chosen) <= dropped:
             raise Refused(f"{', '.join(chosen)} was dropped from the course (`make decisions` lists who): nothing was "

@@ -5,8 +5,8 @@ Browsers and JupyterLab rename files on download and copy (`score_gradient (1).i
 copy when it is the only candidate, and says so; otherwise it says exactly which file was expected and what was found.
 A notebook that is not taken but may be among the files (several renamed copies of it, or a notebook named like none
 of the assignment's, such as `my_answers.ipynb`) is *misnamed*: those files are its `suspects`, the grader flags it for
-grading by hand, and the feedback and the report name them. Only the folder listing is read (lstat, never through a
-symlink).
+grading by hand, and the feedback and the report name them. Telling which file is which reads only the folder listing
+(lstat, never through a symlink).
 
 In the staging copy of a submission (classroom.grading.staging), `set_aside` then puts each notebook to grade under
 the name the assignment expects, and sets aside what cannot be graded, saying why: a file that is not a readable

@@ -16,10 +16,10 @@ from coursekit import course
 from coursekit.browser import AXE, Server, chromium
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
+from coursekit.waiting import WAIT_MS
 
 pytestmark = requires("browser", "axe")
 
-WAIT_MS = 120_000
 SERIOUS = ("serious", "critical")
 
 # Runs axe on the whole page; keeps each violation's rule, impact, help and the first few elements it names.

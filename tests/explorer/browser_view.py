@@ -8,10 +8,10 @@ from pathlib import Path
 from attention_lesson.explorer.page import page_html
 from coursekit.browser import chromium
 from coursekit.repository import ROOT
+from coursekit.waiting import WAIT_MS
 from tests.explorer.reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))
-WAIT_MS = 120_000
 VIEW = ".divisor-explorer"
 
 

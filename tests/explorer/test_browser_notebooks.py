@@ -102,7 +102,7 @@ def test_the_explorer_as_a_voila_app(page):
         notebooks = [link for link in links if re.search(r"\.ipynb($|[?#])", link)]
         assert any(f"/voila/render/{path.name}" in link for link in notebooks for path in following), notebooks
         assert {link: server.status(link) for link in notebooks} == {link: 200 for link in notebooks}
-        assert server.status(server.url("no-such-notebook.ipynb")) == 404, "the check above would not see a bad link"
+        assert server.status(f"{server.base}/voila/render/no-such-notebook.ipynb") == 404, "the check above would not see a bad link"
 
 
 def test_notebook_04_exported_by_nbconvert_is_live_from_disk(tmp_path):

@@ -5,10 +5,9 @@ import json
 import re
 
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_S, until
+from coursekit.waiting import WAIT_MS, WAIT_S, until
 
 SHOTS = ROOT / "build" / "hub-screenshots"
-WAIT_MS = WAIT_S * 1000
 
 
 def shot(page, name):

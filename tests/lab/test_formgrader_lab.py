@@ -26,13 +26,13 @@ from coursekit import course as helpers
 from coursekit.browser import chromium, make_lab
 from coursekit.parts import requires
 from coursekit.repository import ROOT
+from coursekit.waiting import WAIT_MS
 
 pytestmark = requires("browser")
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")
 SHOT = ROOT / "build" / "formgrader.png"
 AUTOGRADE_SHOT = ROOT / "build" / "formgrader-autograde.png"
 STUDENT = "carol"
-WAIT_MS = 120_000
 KEEP_VENV = ("-o", ".venv/.ready")  # make: the copy uses the repository's .venv as it is, never rebuilds it
 DERIVATION = "derivation"  # the written answer cell, graded by hand
 

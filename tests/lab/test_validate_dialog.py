@@ -20,13 +20,13 @@ from classroom.cells import SourceCell
 from coursekit.browser import Server, chromium
 from coursekit.parts import requires
 from coursekit.repository import ROOT
+from coursekit.waiting import WAIT_MS
 
 pytestmark = requires("browser")
 
 MARKER = "# Only when graded:"
 NOTICE = ".attention-lesson-validate-notice"
 SCREENSHOT = ROOT / "build" / "validate-dialog.png"
-WAIT_MS = 120_000
 
 ANSWERS = {"passes.ipynb": "def double(x):\n    return 2 * x\n",
            "fails.ipynb": "def double(x):\n    return x + 1\n"}

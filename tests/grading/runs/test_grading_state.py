@@ -121,6 +121,18 @@ def test_configuration_problems_are_named_with_the_fix():
     assert any("half" in p for p in settings.problems(wrong_value))
 
 
+def test_sections_for_other_programs_in_a_shared_configuration_stop_nothing():
+    # a jupyter_config.py an instructor shares with JupyterLab and Voila: no grading class is near these names
+    # (real options: where one of these classes happens to be imported, its options are checked too)
+    config = Config()
+    config.VoilaConfiguration.strip_sources = True
+    config.IPKernelApp.matplotlib = "inline"
+    config.HistoryManager.enabled = False
+    config.GatewayClient.url = "http://gateway.example:8888"
+    config.TerminalIPythonApp.display_banner = False
+    assert settings.problems(config) == []
+
+
 def test_options_of_a_class_that_shares_its_name_are_known():
     # nbgrader has an abstract Exchange without `root` and the Exchange that reads it:
     # INSTRUCTORS.md sets c.Exchange.root

@@ -14,7 +14,6 @@ import sys
 
 import pytest
 
-from classroom.grading import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT, COURSE_ID
 from tests.grading.semester import semester_class as term
