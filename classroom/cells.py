@@ -35,6 +35,13 @@ def is_solution(cell):
     return bool(nbgrader(cell).get("solution"))
 
 
+def has_role(cell):
+    """Whether the cell's nbgrader metadata makes it anything (graded, an answer, locked, a task): old nbgrader
+    versions wrote metadata with none on every cell."""
+    meta = nbgrader(cell)
+    return any(meta.get(flag) for flag in ("grade", "solution", "locked", "task"))
+
+
 def is_answer_code(cell):
     """A code cell the student writes in: the grader runs these, in order, before the checks (a markdown answer,
     such as a derivation, is graded by hand)."""
@@ -63,6 +70,11 @@ def visible(text):
     return None if has_hidden_tests(shown) else shown
 
 
+def hidden(text):
+    """The hidden tests of `text` (a cell's source), markers included ("" if none)."""
+    return "".join(match.group(0) for match in HIDDEN.finditer(text))
+
+
 def docstring(text):
     """The docstring opening a cell's source, on one line ("" if none): only that string literal, never any other
     text of the cell. A cell that does not parse gives its first line if that line is a string literal."""
@@ -83,7 +95,8 @@ def docstring(text):
 
 @dataclass(frozen=True)
 class SourceCell:
-    """A cell of the source notebook as the gradebook records it; `points` is None for a cell that is not graded."""
+    """A cell of the source notebook as the gradebook records it; `points` is None for a cell that is not graded
+    (a task, graded by hand, has points but is not a grade cell)."""
 
     name: str
     cell_type: str
@@ -91,6 +104,7 @@ class SourceCell:
     locked: bool
     points: float = None
     is_solution: bool = False
+    is_task: bool = False
 
     @property
     def is_check(self):
@@ -98,8 +112,8 @@ class SourceCell:
 
     def metadata(self):
         """The nbgrader metadata nbgrader itself gives this cell."""
-        meta = {"grade": self.points is not None, "grade_id": self.name, "locked": self.locked,
-                "schema_version": SCHEMA_VERSION, "solution": self.is_solution, "task": False}
+        meta = {"grade": self.points is not None and not self.is_task, "grade_id": self.name, "locked": self.locked,
+                "schema_version": SCHEMA_VERSION, "solution": self.is_solution, "task": self.is_task}
         if self.points is not None:
             meta["points"] = self.points
         return meta
@@ -122,6 +136,8 @@ def source_cells(gradebook, notebook_id, assignment_id):
 def source_cells_of(notebook):
     """The cells of a gradebook notebook (nbgrader.api.Notebook), in notebook order: [SourceCell]."""
     points = {cell.name: cell.max_score for cell in notebook.grade_cells}
+    tasks = {cell.name: cell.max_score for cell in notebook.task_cells}
     solutions = {cell.name for cell in notebook.solution_cells}
-    return [SourceCell(cell.name, cell.cell_type, cell.source or "", bool(cell.locked), points.get(cell.name),
-                       cell.name in solutions) for cell in notebook.source_cells]
+    return [SourceCell(cell.name, cell.cell_type, cell.source or "", bool(cell.locked),
+                       points.get(cell.name, tasks.get(cell.name)), cell.name in solutions, cell.name in tasks)
+            for cell in notebook.source_cells]

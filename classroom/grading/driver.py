@@ -33,7 +33,7 @@ from .. import course, intake
 from ..decisions import quiz_key
 from ..decisions import store as decisions
 from ..wording import did_you_mean
-from . import commit, lock, pool, progress, record, result, staging
+from . import commit, design, lock, pool, progress, record, result, staging
 
 TAG = "[classroom.autograde]"
 
@@ -209,6 +209,7 @@ def run(app, assignment, wait, options):
         os.makedirs(staging_dir, exist_ok=True)
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             versions, jobs, current, refused, dropped = prepare(app, gb, assignment)
+            say(f"{assignment} is graded with {design.of_assignment(gb, assignment, app.config)}")
         for student, why in refused:
             say(f"{student}: refused, not graded: {why}")
         # the template depends only on the assignment's version: kept between runs, made again when it changes

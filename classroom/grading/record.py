@@ -7,8 +7,8 @@ A grading writes RECORD (a small JSON file) into the autograded folder it commit
               is kept while this stays the same, and cleared (by classroom.grading.commit, which says so) only when
               a re-submission changed it; a record without it (an earlier grader's) never clears anything;
   version     a digest of what graded it: the gradebook's grade cells (points, type, source, hidden tests
-              included) and the due date of this student's work (the class's, or their extension's), which decides
-              late penalties;
+              included), its other locked cells (which run before the checks in nbgrader's design) and the due date
+              of this student's work (the class's, or their extension's), which decides late penalties;
   grades      a digest of the scores it wrote into the gradebook (with the submission's timestamp);
   complete    False when the grader itself failed (the record then says why), so the next run tries again.
 `stale_notebooks` compares a record with the submitted folder, the gradebook and the autograded files (the notebook
@@ -68,6 +68,10 @@ def version(gb_assignment, gb_notebook, duedate=CLASS_DUE):
     for cell in sorted(gb_notebook.grade_cells, key=lambda c: c.name):
         source = sources.get(cell.name)
         parts.append((cell.name, float(cell.max_score), cell.cell_type, source.source if source else None))
+    graded = {cell.name for cell in gb_notebook.grade_cells}
+    for name, cell in sorted(sources.items()):  # the instructor's locked cells run before the checks (nbgrader's design)
+        if cell.locked and name not in graded:
+            parts.append(("locked", name, cell.cell_type, cell.source))
     return digest(parts)
 
 

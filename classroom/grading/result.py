@@ -133,43 +133,58 @@ def read(folder, notebook):
         return None
 
 
-def failure(cell, check):
-    """(kind, message) of the first error output of a graded notebook's code cell, or (None, ""). A grader's kind
-    is taken as written; any other error is, in a check, a failed check, elsewhere the student's own exception."""
+STOPPED = (failures.TIMED_OUT, failures.NOT_RUN, failures.CRASHED, failures.NOT_GRADED)  # a grade cell's own end
+
+
+def first_error(cell):
+    """The message of the first error output of a code cell ("" if none): what the student's code or a check raised,
+    as text (never read as a kind)."""
     for output in cell.get("outputs") or ():
         if isinstance(output, dict) and output.get("output_type") == "error":
-            kind = output.get("ename")
-            if kind not in failures.KINDS:
-                kind = failures.CHECK_FAILED if check else failures.RAISED
-            return kind, str(output.get("evalue", ""))
-    return None, ""
+            return str(output.get("evalue", ""))
+    return None
 
 
-def outcomes(nb, scores):
+def outcomes(nb, scores, recorded=None):
     """((CheckOutcome, ...), (CellFailure, ...)) of an autograded notebook (nbformat JSON) whose grade cells the
-    gradebook scored `scores` ({grade_id: (points, score)}): the one place a failure's kind is read from outputs."""
-    checks, others = [], []
-    for index, cell in enumerate(nb.get("cells", [])):
+    gradebook scored `scores` ({grade_id: (points, score)}). Every failure's kind comes from what the grader recorded
+    while it graded (`recorded`: the pipeline's resources["classroom"]: "verdicts" {grade_id: {"kind", "message"}}
+    of TrustedGrades, "marks" [{"cell", "grade_id", "kind", "message"}] of the kernel's run), never from an output,
+    which the student's code could have written: a check otherwise failed by an error in its cell is CHECK_FAILED,
+    an answer cell that raised is RAISED. A mark names its cell by grade id, else by its place when it was made."""
+    recorded = recorded or {}
+    verdicts = recorded.get("verdicts") or {}
+    marks = list(recorded.get("marks") or ())
+    checks = []
+    for cell in nb.get("cells", []):
         grade_id = cell_meta.grade_id(cell)
-        if cell.get("cell_type") != "code":
-            if grade_id in scores:  # a written answer, graded by hand: nothing ran, so nothing failed
-                checks.append(CheckOutcome(grade_id, *scores[grade_id], answer=cell_meta.is_solution(cell)))
+        if grade_id not in scores:
             continue
-        if grade_id in scores:
-            kind, message = failure(cell, not cell_meta.is_solution(cell))
-            checks.append(CheckOutcome(grade_id, *scores[grade_id], kind, message, cell_meta.is_solution(cell)))
-            continue
-        others += [CellFailure(grade_id or f"cell {index + 1}", output["ename"], str(output.get("evalue", "")))
-                   for output in cell.get("outputs") or ()
-                   if isinstance(output, dict) and output.get("ename") in failures.KINDS]
+        answer = cell_meta.is_solution(cell)
+        ended = next((m for m in marks if m["grade_id"] == grade_id and m["kind"] in STOPPED), None)
+        if cell.get("cell_type") != "code":  # a written answer or a task, graded by hand: nothing ran
+            kind, message = None, ""
+        elif grade_id in verdicts:
+            kind, message = verdicts[grade_id]["kind"], verdicts[grade_id]["message"]
+        elif ended is not None:
+            kind, message = ended["kind"], ended["message"]
+            marks.remove(ended)
+        elif first_error(cell) is not None:
+            kind, message = failures.RAISED if answer else failures.CHECK_FAILED, first_error(cell)
+        else:
+            kind, message = None, ""
+        checks.append(CheckOutcome(grade_id, *scores[grade_id], kind, message, answer))
     seen = {check.grade_id for check in checks}
     checks += [CheckOutcome(grade_id, *scored) for grade_id, scored in scores.items() if grade_id not in seen]
+    others = [CellFailure(m["grade_id"] or f"cell {m['cell'] + 1}", m["kind"], m["message"]) for m in marks]
     return tuple(checks), tuple(others)
 
 
-def of_staged(job, staged, gb, name, repairs):
+def of_staged(job, staged, gb, name, recorded):
     """The Result of one notebook of `job` graded now, from its staged autograded notebook (`staged`, the
-    classroom.grading.staging.Staged of `job`) and the scores the staged gradebook `gb` holds for it."""
+    classroom.grading.staging.Staged of `job`), what the pipeline recorded on it (`recorded`, see `outcomes`) and
+    the scores the staged gradebook `gb` holds for it."""
+    repairs = recorded.get("repairs", {})
     filename, note, suspects = job.handed[name]
     notes = [note] if note and name not in staged.left_out else []
     notes += [staged.mended[name]] if staged.mended.get(name) and name not in staged.left_out else []
@@ -185,10 +200,10 @@ def of_staged(job, staged, gb, name, repairs):
         status, why = GRADED, None
     scores = {grade.name: (float(grade.max_score), float(grade.score))
               for grade in gb.find_submission_notebook(name, job.assignment, job.student).grades}
-    checks, cells_failed = outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4), scores)
+    checks, cells_failed = outcomes(nbformat.read(os.path.join(staged.folder, f"{name}.ipynb"), as_version=4), scores,
+                                    recorded)
     if status != GRADED:  # nothing of it ran: every grade cell is not graded, for the reason given
-        checks = tuple(replace(check, kind=check.kind or failures.NOT_GRADED, message=check.message or why)
-                       for check in checks)
+        checks = tuple(replace(check, kind=failures.NOT_GRADED, message=why) for check in checks)
     return Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
                   Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
                           repairs.get("stripped", 0)), checks, cells_failed,

@@ -75,7 +75,9 @@ def _plugin_classes(config, known, found):
 
 def problems(config):
     """[sentence] describing every problem of `config` (a traitlets Config, as nbgrader loaded it)."""
-    found = []
+    from .design import conflicts
+
+    found = conflicts(config)
     classes = _pipeline_classes(config, _configurables(), found)
     known = _plugin_classes(config, _configurables(), found)  # the pipeline's and the plugins' classes imported
     for section in sorted(k for k in config if k[:1].isupper() and isinstance(config[k], Config) and config[k]):

@@ -234,8 +234,7 @@ def stage(job, template, work, log):
                 message = NOT_RUN.format(why=why) if name in staged.incomplete else why
                 _explain(folder, gb, job, name, message)
             for name in job.notebooks:
-                staged.results[name] = result.of_staged(job, staged, gb, name,
-                                                        recorded.get(name, {}).get("repairs", {}))
+                staged.results[name] = result.of_staged(job, staged, gb, name, recorded.get(name, {}))
                 result.write(folder, staged.results[name])
                 submission_digest, version = job.expected[name]
                 staged.entries[name] = record.entry(submission_digest, version, None, complete=name not in

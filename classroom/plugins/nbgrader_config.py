@@ -19,12 +19,18 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 due_dates.install()
 
 PREPROCESSORS = "classroom.preprocessors"
-# Autograde: nbgrader's own pipeline with four of classroom.preprocessors' steps:
+# Autograde: nbgrader's own pipeline, every student process in the sandbox. Each assignment is graded with the design
+# its checks are written for (classroom/grading/design.py: the trusted design when its grade cells import
+# classroom.checks or c.GradingDesign.trusted_assignments names it, else nbgrader's); each step below that belongs to
+# one design does nothing for the other.
 #   RepairGradeCells     restore deleted, edited or re-labelled grade cells from the gradebook before grading;
-#   ExecuteForDisplay    run the student's own cells once, for the feedback only (time, memory and output capped);
-#   TrustedGrades        decide every grade cell outside the student's kernel, in this process, against the
-#                        student's solution run in a separate child process (StartTrustedGrades begins that work
-#                        first, so that it runs beside ExecuteForDisplay);
+#   SandboxedExecute     nbgrader's design: nbgrader's Execute, every cell in order in one sandboxed kernel, grade
+#                        cells included (limits on CPU time, memory and output; the grader's marks kept as data);
+#   ExecuteForDisplay    the trusted design: run the student's own cells once, for the feedback only;
+#   TrustedGrades        the trusted design: decide every grade cell outside the student's kernel, in this process,
+#                        against the student's answer cells run in a separate child process (StartTrustedGrades
+#                        begins that work first, so that it runs beside ExecuteForDisplay);
+#   SaveAutoGrades       nbgrader's, reading each grade cell's outputs: the verdicts, or what the cell printed;
 #   InertContent         rebuild every cell from inert content within size caps: no HTML, script, widget or outside
 #                        image from a student reaches autograded/, feedback/ or the formgrader's pages.
 c.Autograde.sanitize_preprocessors = [
@@ -36,18 +42,19 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 c.OverwriteCells.add_missing_cells = True  # RepairGradeCells has already put missing grade cells back
-# Every student process (the display run's kernel, the grading child) is started by one launcher, the sandbox unless
-# the course chooses otherwise (c.Grader.launcher_class, classroom/sandbox/launchers.py).
+# Every student process (the kernel, the grading child) is started by one launcher, the sandbox unless the course
+# chooses otherwise (c.Grader.launcher_class, classroom/sandbox/launchers.py).
 c.Autograde.autograde_preprocessors = [
     f"{PREPROCESSORS}.start_trusted_grades.StartTrustedGrades",  # TrustedGrades' work, begun beside the display run
+    f"{PREPROCESSORS}.sandboxed_execute.SandboxedExecute",
     f"{PREPROCESSORS}.execute_for_display.ExecuteForDisplay",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
     f"{PREPROCESSORS}.trusted_grades.TrustedGrades",
-    f"{PREPROCESSORS}.inert_content.InertContent",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
+    f"{PREPROCESSORS}.inert_content.InertContent",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 

@@ -1,6 +1,6 @@
 """RepairGradeCells: every grade cell the gradebook knows is present once, with its original source, type and
 metadata, whatever the student did to it (deleted, blanked, edited, re-labelled, retyped); nbgrader metadata nobody
-issued is dropped. Runs in autograde's sanitize stage, before nbgrader's OverwriteCells.
+issued is dropped (silently where it gives the cell no role: old nbgrader versions wrote it on every cell). Runs in autograde's sanitize stage, before nbgrader's OverwriteCells.
 
 What it did is kept in resources["classroom"]["repairs"] ({"missing": [grade id], "changed": [grade id],
 "stripped": count}), which classroom.grading.staging writes into the notebook's result (classroom.grading.result).
@@ -32,15 +32,17 @@ def as_released(cell):
 
 
 def changed(cell, original):
-    """True if the student changed a grade cell: its type, its grade flag or points, or the visible part of a locked
-    cell's source (a release never shows the hidden tests)."""
+    """True if the student changed a grade cell or a task: its type, its grade or task flag or points, or the visible
+    part of a locked cell's source (a release never shows the hidden tests)."""
     meta = cells.nbgrader(cell)
     try:
         points = float(meta.get("points"))
     except (TypeError, ValueError):
         points = None
     visible = cells.HIDDEN.sub("", original.source or "")
-    return (cell.get("cell_type") != original.cell_type or not meta.get("grade") or points != float(original.points)
+    issued = original.metadata()
+    return (cell.get("cell_type") != original.cell_type or bool(meta.get("grade")) != issued["grade"]
+            or bool(meta.get("task")) != issued["task"] or points != float(original.points)
             or (original.locked and cells.source(cell).strip() != visible.strip())) and not as_released(cell)
 
 
@@ -55,6 +57,9 @@ class RepairGradeCells(NbGraderPreprocessor):
             if "nbgrader" not in cell.metadata:
                 continue
             name = cells.grade_id(cell)
+            if name not in known and not cells.has_role(cell):  # what old nbgrader versions left on every cell
+                del cell.metadata["nbgrader"]
+                continue
             if name not in known or name in present:
                 self.log.warning("Dropping nbgrader metadata of a cell with unknown or repeated id %r", name)
                 del cell.metadata["nbgrader"]

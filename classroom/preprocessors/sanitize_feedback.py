@@ -16,8 +16,9 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List
 
 from .. import cells
+from ..feedback.inert_outputs import as_text
 from ..feedback.page import points
-from ..grading import record, result
+from ..grading import design, record, result
 from ..trusted import failures
 from ..trusted.verdict import MAX_MESSAGE, MAX_PRINTED
 from .inert_content import InertContent
@@ -29,7 +30,8 @@ SAID = {  # a failure's kind as the summary says it to the student, beside the c
     failures.CHECK_FAILED: "not met", failures.RAISED: "your code raised an error",
     failures.WRONG_TYPE: "your code returned the wrong type", failures.TIMED_OUT: "timed out",
     failures.CRASHED: "your code crashed", failures.OUT_OF_MEMORY: "ran out of memory",
-    failures.OUTPUT_CUT: "output cut", failures.NOT_RUN: "not run", failures.NOT_GRADED: "not graded"}
+    failures.OUTPUT_CUT: "output cut", failures.NOT_RUN: "not run", failures.NOT_GRADED: "not graded",
+    failures.ASSIGNMENT_FAILED: "a cell of the assignment's own failed"}
 
 
 def verdict(check):
@@ -78,6 +80,7 @@ class SanitizeFeedback(NbGraderPreprocessor):
     _graded = _answers = 0  # graded and answer cells so far: "Check N" for a check without a docstring, and so on
     _numbered = False  # whether answer cells are numbered (there are several)
     _verdicts = {}  # {grade_id: the verdict's words} from the notebook's result ({} without one)
+    _outputs = None  # how a check's outputs are shown: shown_as_decided (trusted design) or shown_as_run
 
     def preprocess(self, nb, resources):
         nb, resources = InertContent(parent=self).preprocess(nb, resources)
@@ -87,6 +90,9 @@ class SanitizeFeedback(NbGraderPreprocessor):
         resources["classroom"] = {"notes": list(found.notes) if found else [], "stamp": _stamp(resources)}
         self._graded = self._answers = 0
         self._numbered = sum(cells.is_solution(cell) for cell in nb.cells) > 1
+        known = (resources.get("nbgrader") or {}).get("db_url") and (resources.get("nbgrader") or {}).get("assignment")
+        self._outputs = shown_as_run if known and design.of_resources(resources, self).name == design.NBGRADER \
+            else shown_as_decided
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
@@ -106,12 +112,46 @@ class SanitizeFeedback(NbGraderPreprocessor):
                 shown = f'"""{cells.docstring(source)}"""\n'
             worth = f" ({points(meta['points'])})" if isinstance(meta.get("points"), (int, float)) else ""
             cell.source = shown.rstrip() + f"\n# {HIDDEN_RAN}{worth}."
-        kept = []
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "error":
-                kind = out.get("ename") if out.get("ename") in failures.KINDS else failures.CHECK_FAILED
-                kept.append(failures.error_output(kind, str(out.get("evalue", ""))[:MAX_MESSAGE]))
-            elif out.get("output_type") == "stream" and out.get("name") == "stdout":
-                kept.append({"output_type": "stream", "name": "stdout", "text": str(out.get("text", ""))[:MAX_PRINTED]})
-        cell.outputs = [from_dict(out) for out in kept]
+        shown = self._outputs or shown_as_decided
+        cell.outputs = [from_dict(out) for out in shown(cell.get("outputs", []), source)]
         return cell, resources
+
+
+def shown_as_decided(outputs, source):
+    """A check's outputs on the page, trusted design: the verdict (what the check printed, and its failure's kind and
+    message). The grader wrote them; a traceback through the check is never kept."""
+    kept = []
+    for out in outputs:
+        if out.get("output_type") == "error":
+            kind = out.get("ename") if out.get("ename") in failures.KINDS else failures.CHECK_FAILED
+            kept.append(failures.error_output(kind, str(out.get("evalue", ""))[:MAX_MESSAGE]))
+        elif out.get("output_type") == "stream" and out.get("name") == "stdout":
+            kept.append({"output_type": "stream", "name": "stdout", "text": str(out.get("text", ""))[:MAX_PRINTED]})
+    return kept
+
+
+def without_hidden(text, source):
+    """`text` without any line that shows a line of the check's hidden tests (a warning that quotes its source)."""
+    hidden = {line.strip() for line in cells.hidden(source).splitlines() if len(line.strip()) >= 8}
+    return "".join(line for line in as_text(text).splitlines(keepends=True) if not any(h in line for h in hidden))
+
+
+def shown_as_run(outputs, source):
+    """A check's outputs on the page, nbgrader's design: what the cell showed when it ran, as nbgrader's page shows it
+    (printed text, standard error, its result, its error by name and message), but never a traceback, whose frames
+    would show the hidden tests' lines."""
+    kept = []
+    for out in outputs:
+        kind = out.get("output_type")
+        if kind == "error":
+            ename, evalue = str(out.get("ename"))[:200], without_hidden(out.get("evalue", ""), source)[:MAX_MESSAGE]
+            kept.append({"output_type": "error", "ename": ename, "evalue": evalue, "traceback": [f"{ename}: {evalue}"]})
+        elif kind == "stream":
+            name = "stderr" if out.get("name") == "stderr" else "stdout"
+            kept.append({"output_type": "stream", "name": name,
+                         "text": without_hidden(out.get("text", ""), source)[:MAX_PRINTED]})
+        elif kind in ("execute_result", "display_data") and "text/plain" in (out.get("data") or {}):
+            text = without_hidden(out["data"]["text/plain"], source)[:MAX_PRINTED]
+            shown = {"output_type": kind, "data": {"text/plain": text}, "metadata": {}}
+            kept.append(dict(shown, execution_count=None) if kind == "execute_result" else shown)
+    return kept

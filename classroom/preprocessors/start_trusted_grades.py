@@ -5,6 +5,7 @@ answer cells as handed in, and the time limits are CPU time of each process, whi
 change. Without it, TrustedGrades does the same work itself, after the display run."""
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from ..grading import design
 from .trusted_grades import RUNNING, TrustedGrades
 
 
@@ -12,5 +13,7 @@ class StartTrustedGrades(NbGraderPreprocessor):
     """Begin deciding the grade cells while the rest of the autograde pipeline goes on."""
 
     def preprocess(self, nb, resources):
+        if design.of_resources(resources, self).name != design.TRUSTED:
+            return nb, resources
         resources[RUNNING] = TrustedGrades(parent=self.parent, config=self.config, log=self.log).start(nb, resources)
         return nb, resources

@@ -57,6 +57,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         return BubblewrapLauncher(parent=self)
 
     def format_kernel_cmd(self, extra_arguments=None):
+        self.kernel_spec.interrupt_mode = "signal"  # until the kernel's sockets are the grader's (see below)
         argv = super().format_kernel_cmd(extra_arguments)
         self._close_cgroup()
         self._cgroup = launch.new_cgroup(self.memory)
@@ -70,6 +71,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         await super()._async_launch_kernel(kernel_cmd, **kw)
         if self._kernel_ip is not None:
             await self._take_sockets()
+            # An interrupt by signal reaches the launcher's process group, which the sandbox's own session leaves
+            # out: once its sockets are safe to connect to, the kernel is asked by message (its control channel).
+            self.kernel_spec.interrupt_mode = "message"
 
     async def _take_sockets(self):
         """Move the kernel's sockets out of `ipc_dir` into a folder only the grader can write, and connect there."""
@@ -113,8 +117,8 @@ class SandboxedKernelManager(AsyncKernelManager):
 
 @contextlib.contextmanager
 def kernel_folders(assignment_path=None):
-    """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's data files but not its
-    notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
+    """(workdir, ipc_dir), removed afterwards: a fresh working copy holding the assignment's files and folders but not
+    its notebooks (which hold the tests), and a folder for the kernel's connection file and sockets."""
     workdir = scratch.folder("student-kernel")
     shm = os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK)
     ipc_dir = scratch.folder("student-ipc", SHARED_MEMORY if shm else None)

@@ -138,11 +138,15 @@ def _bwrap_args(home, readonly, writable, ipc_dir, env, disk, tmp):
     if home is not None:
         args += parents(home) + ["--perms", "0777", "--size", str(int(disk)), "--tmpfs", home]
         mounted.add(home)
-        for name in sorted(os.listdir(home)):  # the working copy's files (data the notebook reads)
-            full = os.path.join(home, name)
-            if os.path.isfile(full):
-                os.chmod(full, 0o666)
-                args += ["--bind", full, full]
+        for folder, names, files in os.walk(home):  # the working copy (the data, modules... the notebook reads)
+            names.sort()
+            for name in names:  # made afresh in the tmpfs: what the student's code writes there is held by it
+                args += ["--perms", "0777", "--dir", os.path.join(folder, name)]
+            for name in sorted(files):
+                full = os.path.join(folder, name)
+                if os.path.isfile(full) and not os.path.islink(full):
+                    os.chmod(full, 0o666)
+                    args += ["--bind", full, full]
         args += ["--chdir", home]
     for path in writable:
         args += parents(path) + ["--bind", path, path]
@@ -183,14 +187,28 @@ def bubblewrap(argv, memory=2048 * MiB, cpu_seconds=120, file_size=64 * MiB, pro
     return [sys.executable, "-I", "-S", INIT, *enter, "--", *command] if enter else command
 
 
+MAX_DATA_FILES = 2000  # files of an assignment's working copy (each is bound into the sandbox on its own)
+
+
 def copy_data_files(folder, home):
-    """Copy the files directly in `folder` that are not notebooks (the assignment's data: the notebooks hold the
-    tests) into `home`, the working copy a student process starts in (bound into the sandbox, see `bubblewrap`)."""
-    if folder and os.path.isdir(folder):
-        for name in os.listdir(folder):
-            full = os.path.join(folder, name)
-            if os.path.isfile(full) and not os.path.islink(full) and not name.endswith(".ipynb"):
-                shutil.copy(full, home)
+    """Copy the files in `folder` and its sub-folders that are not notebooks at its top (the assignment's files: data,
+    modules; its notebooks hold the tests) into `home`, the working copy a student process starts in (bound into the
+    sandbox, see `bubblewrap`), as the notebook sees them beside it. Links are left out; so are the grader's own
+    records (files whose names start with `.classroom-`), and anything past MAX_DATA_FILES files."""
+    if not folder or not os.path.isdir(folder):
+        return
+    copied = 0
+    for parent, names, files in os.walk(folder):
+        names[:] = sorted(n for n in names if not os.path.islink(os.path.join(parent, n)))
+        for name in sorted(files):
+            full = os.path.join(parent, name)
+            if (parent == folder and name.endswith(".ipynb")) or name.startswith(".classroom-") \
+                    or os.path.islink(full) or not os.path.isfile(full) or copied >= MAX_DATA_FILES:
+                continue
+            target = os.path.join(home, os.path.relpath(parent, folder))
+            os.makedirs(target, exist_ok=True)
+            shutil.copy(full, target)
+            copied += 1
 
 
 def tree_memory(memory):
@@ -205,9 +223,12 @@ def new_cgroup(memory, processes=PROCESSES):
 
 
 def untrusted_env(home):
-    """A small environment for a student process: nothing of the grader's is passed on, BLAS kept single-threaded."""
+    """A small environment for a student process: nothing of the grader's is passed on, BLAS kept single-threaded,
+    and nbgrader's NBGRADER_EXECUTION, which a notebook reads to skip cells (widgets, long demos) while graded."""
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
+    if os.environ.get("NBGRADER_EXECUTION") in ("autograde", "validate"):  # nbgrader's word to the notebook: graded
+        env["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
     return env

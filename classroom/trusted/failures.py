@@ -14,8 +14,10 @@ OUT_OF_MEMORY = "OutOfMemory"     # the student's code ran out of the memory it 
 OUTPUT_CUT = "OutputCut"          # the grader cut a cell's output at its size cap
 NOT_RUN = "NotRun"                # a displayed cell was not run because an earlier one stopped the run
 NOT_GRADED = "NotGraded"          # the notebook could not be graded at all (unreadable, missing, grader failed)
+ASSIGNMENT_FAILED = "AssignmentFailed"  # a cell of the assignment's own (not the student's to change) failed
 
-KINDS = (CHECK_FAILED, RAISED, WRONG_TYPE, TIMED_OUT, CRASHED, OUT_OF_MEMORY, OUTPUT_CUT, NOT_RUN, NOT_GRADED)
+KINDS = (CHECK_FAILED, RAISED, WRONG_TYPE, TIMED_OUT, CRASHED, OUT_OF_MEMORY, OUTPUT_CUT, NOT_RUN, NOT_GRADED,
+         ASSIGNMENT_FAILED)
 
 # The kinds that make a submission need an instructor's look, with the words the report uses for them.
 ATTENTION = {
@@ -24,6 +26,7 @@ ATTENTION = {
     OUT_OF_MEMORY: "ran out of memory",
     OUTPUT_CUT: "output cut",
     NOT_GRADED: "could not be run",
+    ASSIGNMENT_FAILED: "a cell of the assignment's own failed",
 }
 
 
@@ -32,3 +35,9 @@ def error_output(kind, message):
     if kind not in KINDS:
         raise ValueError(f"unknown failure kind {kind!r}; use one of {', '.join(KINDS)}")
     return {"output_type": "error", "ename": kind, "evalue": message, "traceback": [f"{kind}: {message}"]}
+
+
+class AssignmentError(Exception):
+    """A check failed because of the assignment itself, not the student's work (a name only a cell of the
+    assignment's own defines, a value the grader cannot pass): ASSIGNMENT_FAILED, which asks for the teacher's look.
+    str() is the sentence the student reads."""

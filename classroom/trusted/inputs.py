@@ -53,8 +53,9 @@ class Inputs:
             try:
                 value = protocol.tree(arg, lambda array: nested.append(place(array)) or len(nested) - 1)
             except protocol.TooBig as error:
-                raise TypeError(f"the grader passes plain data to the student's function (numbers, strings, "
-                                f"arrays, and lists, tuples, sets and dicts of them), not {error}") from None
+                raise failures.AssignmentError(
+                    f"this check passes your code a value this assignment's grader cannot pass ({error}): it passes "
+                    f"{protocol.PLAIN_DATA} only. That is not your mistake; your teacher is told.") from None
             specs.append({"value": value, "arrays": nested})
         for path, pieces in parts.items():
             with open(path, "r+b") as file:  # the same inode: it is what the sandbox has bound

@@ -7,7 +7,8 @@ data: `encode` (in the child, or the grader for arguments) and `decode` (on the 
 table. An array is a blob; anything else is a tree of JSON: None, booleans, whole numbers of any size, floats (NaN
 and infinities too), strings, and containers tagged by their type, {"list": [...]}, {"tuple": [...]}, {"set": [...]},
 {"frozenset": [...]}, {"dict": [[key, value], ...]}, {"complex": [re, im]}, {"numpy": [dtype, value]} (a NumPy
-number) and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or
+number), {"iterator": [...]} (a generator or other iterator, by its values: it is run to its end, and rebuilt as an
+iterator over them; one with more than MAX_ITEMS values is not sent) and {"ndarray": n} (the n-th blob); a list of lists of numbers of one type (floats, whole numbers or
 booleans), as a T x T matrix a student's function may return, travels as an array too, {"numbers": n}, rebuilt as the
 same lists. A subclass travels as its plain type (a Counter as a dict, a named tuple as a tuple). Anything else, or a
 value past the caps below, is OTHER: the grader stands a ForeignObject in for it.
@@ -27,7 +28,9 @@ Replies: {"ok": true, ...} or {"ok": false, "error": "ExcType", "base": the near
 "message": str}.
 """
 import builtins
+import collections.abc
 import io
+import itertools
 import json
 import numbers
 import struct
@@ -52,6 +55,9 @@ MAX_NUMBERS = 8 * 2 ** 20
 PACKED = {float: np.float64, int: np.int64, bool: np.bool_}
 
 TAGS = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
+# What travels, in the words messages use.
+PLAIN_DATA = ("plain data (numbers, strings, NumPy arrays, a generator's values, and lists, tuples, sets and dicts of "
+              "them)")
 NUMBER_KINDS = "biufc"  # NumPy's kinds of numbers (booleans, integers, floats, complex)
 ARRAY_KINDS = NUMBER_KINDS + "USMm"  # arrays of those, of strings, of dates and times: .npy holds them without pickle
 
@@ -153,6 +159,11 @@ class _Tree:
         number = _real(value)
         if number is not None:
             return number
+        if isinstance(value, collections.abc.Iterator):  # a generator: its values, in order
+            values = list(itertools.islice(value, MAX_ITEMS + 1))
+            if len(values) > MAX_ITEMS:
+                raise TooBig(f"generator of more than {MAX_ITEMS:,} values")
+            return {"iterator": [self.node(item, depth + 1) for item in values]}
         raise TooBig(type(value).__name__)
 
 
@@ -223,6 +234,8 @@ def plain(node, array, depth=0):
     try:
         if tag in TAGS and type(inner) is list:
             return TAGS[tag](plain(item, array, depth + 1) for item in inner)
+        if tag == "iterator" and type(inner) is list:
+            return iter([plain(item, array, depth + 1) for item in inner])
         if tag == "dict" and type(inner) is list and all(type(p) is list and len(p) == 2 for p in inner):
             return {plain(k, array, depth + 1): plain(v, array, depth + 1) for k, v in inner}
     except TypeError:  # an unhashable item of a set or key of a dict

@@ -35,8 +35,8 @@ class ForeignObject:
         object.__setattr__(self, "_description", description)
 
     def _refuse(self, *args, **kwargs):
-        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, not plain data "
-                             "(a number, a string, a NumPy array, or a list, tuple, set or dict of them)")
+        raise WrongTypeError(f"your code produced {object.__getattribute__(self, '_description')}, which the grader "
+                             f"cannot take back: it takes {protocol.PLAIN_DATA}")
 
     def __getattr__(self, name):
         self._refuse()
@@ -66,14 +66,16 @@ class StudentCode:
 
     `cells` is a list of code cells. One cell is run as a whole: if it raises, every lookup fails with its error.
     Several cells (answer cells, one per question) are run one by one: a cell that raises costs only the names it
-    would have defined. The files directly in `data_folder` (the assignment's data, as the display run gets them)
-    are copied into each child's working folder."""
+    would have defined. The files and folders in `data_folder` (the assignment's files, as the kernel gets them)
+    are copied into each child's working folder. `assignment_names` are the names the notebook's other cells bind
+    (a helper in a locked cell): a check that needs one fails as the assignment's failure, not the student's."""
 
     def __init__(self, cells, call_timeout=CALL_SECONDS, define_timeout=CELL_SECONDS, max_strikes=MAX_STRIKES,
                  memory=CHILD_MEMORY, max_reply=MAX_REPLY, cpu_seconds=CHILD_CPU_SECONDS, launcher=None,
-                 total_seconds=None, wall_factor=WALL_FACTOR, data_folder=None):
+                 total_seconds=None, wall_factor=WALL_FACTOR, data_folder=None, assignment_names=()):
         if isinstance(cells, str) or not all(isinstance(cell, str) for cell in cells):
             raise TypeError("StudentCode takes a list of cell sources")
+        self.assignment_names = frozenset(assignment_names)  # names only the assignment's other cells bind
         self.cells, self.notes = [], []
         for cell in cells:
             code, notes = as_python(cell)
@@ -145,6 +147,10 @@ class StudentCode:
             return StudentError(f"`{name}` is not set: {_answer_cell(self.cells[slow[0] - 1])} {slow_cells[slow[0]]}, "
                                 "so the grader went on without that cell; keep slow self-tests out of answer cells",
                                 failures.TIMED_OUT)
+        if name in self.assignment_names and not any(name in bound_names(cell) for cell in self.cells):
+            return failures.AssignmentError(
+                f"`{name}` is defined by a cell of the assignment's own, which this assignment's grader does not run "
+                "(it runs only your answer cells, on their own). That is not your mistake; your teacher is told.")
         if len(self.cells) == 1:
             return NameError(f"name '{name}' is not defined by your solution cell (the grader runs that cell on its "
                              "own: keep imports and helpers inside it)")

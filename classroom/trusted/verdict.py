@@ -47,7 +47,7 @@ def _behind(exc):
     StudentError and raised another exception), else `exc` itself."""
     seen = exc
     for _ in range(10):  # a chain of causes, never a loop
-        if isinstance(seen, (StudentError, NameError)):
+        if isinstance(seen, (StudentError, NameError, failures.AssignmentError)):
             return seen
         seen = seen.__cause__ or seen.__context__
         if seen is None:
@@ -63,6 +63,8 @@ def _failure(exc, called=True):
     exc = _behind(exc)
     if isinstance(exc, StudentError):
         return exc.kind, str(exc)
+    if isinstance(exc, failures.AssignmentError):
+        return failures.ASSIGNMENT_FAILED, str(exc)
     if isinstance(exc, NameError):  # a name the student's cells do not define: its message says so
         return failures.CHECK_FAILED, str(exc)
     checked = "what your function returned" if called else "your answer"

@@ -6,8 +6,9 @@ allow, each beside the nbgrader test that showed it.
     instructor's reference scores 4/4;
   - nbgrader's `except ValueError` idiom grades a correct `squares` in full;
   - a data file shipped beside the notebook (answer.txt) reaches the grading;
-  - `c.Execute.timeout = None` (beside test_showtraceback_exploit) grades, and the display run still ends;
-  - `--no-execute` (beside test_no_execute) skips the display run but not the grading.
+  - `c.Execute.timeout = None` (beside test_showtraceback_exploit) grades, and the run still ends;
+  - `--no-execute` (beside test_no_execute) does not make the grades those of the outputs the student saved.
+None of its checks imports classroom.checks, so it is graded with nbgrader's design (classroom.grading.design).
 """
 import json
 import shutil
@@ -28,7 +29,7 @@ load_subconfig("nbgrader_config.py", path=SELECTION_FOLDER)
 c.CourseDirectory.course_id = "idioms"
 c.Grader.launcher_class = "{LAUNCHER_CLASS}"
 c.Execute.timeout = None  # nbgrader: no time limit
-c.ExecuteForDisplay.total_seconds = 4
+c.SandboxedExecute.total_seconds = 6
 '''
 SLEEPS = "import time\ntime.sleep(120)\nprint('woke up')"
 
@@ -126,15 +127,16 @@ def test_the_value_error_idiom_and_the_data_file_grade_the_reference_in_full(cou
 
 
 @pytest.mark.integration
-def test_with_no_time_limit_per_cell_the_display_run_still_stops(course):
+def test_with_no_time_limit_per_cell_the_run_still_stops(course):
     last = autograded(course, "ref", "squares")["cells"][-1]
-    assert [output.get("ename") for output in last["outputs"]] == ["TimedOut"]  # not "woke up" 120 s later
+    assert [output.get("ename") for output in last["outputs"]][-1] == "TimedOut"
+    assert not [output for output in last["outputs"] if output["output_type"] == "stream"]  # not "woke up" 120 s later
 
 
 @pytest.mark.integration
-def test_no_execute_keeps_the_students_outputs_but_grades_by_running_the_code(course):
+def test_no_execute_does_not_grade_the_outputs_the_student_saved(course):
     assert score(course, "saved", "squares") == (0, 3)  # the release raises NotImplementedError
     cells = autograded(course, "saved", "squares")["cells"]
-    assert "".join(cells[-1]["outputs"][0]["text"]) == "all good\n"  # the display run did not run it again
+    assert "all good" not in json.dumps(cells)  # every cell was run again, the checks included
     checks = [cell for cell in cells if cell["metadata"].get("nbgrader", {}).get("grade")]
     assert all(cell["outputs"][-1]["output_type"] == "error" for cell in checks)

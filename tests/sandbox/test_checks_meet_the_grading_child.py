@@ -1,6 +1,7 @@
 """What a check can pass to and get from a student's function in the grading child (INSTRUCTORS.md, "Writing
 checks"), against the real child (in the sandbox where bubblewrap is installed): nbgrader's idioms grade a correct
-answer in full, plain data crosses both ways without pickle, and the assignment's data files are there."""
+answer in full, plain data (a generator's values too) crosses both ways without pickle, what cannot cross is named and
+blamed on whom it belongs to, and the assignment's files and folders are there."""
 import pytest
 
 from classroom.trusted import failures
@@ -79,21 +80,43 @@ def test_strings_lists_tuples_sets_and_dicts_reach_the_function_and_come_back_wi
 
 
 @pytest.mark.integration
-def test_what_plain_data_cannot_carry_is_refused_by_name():
+def test_what_plain_data_cannot_carry_is_refused_by_name_and_blamed_on_whom_it_belongs_to():
+    """An object the student's code returns is theirs (WrongType); a function or an object a check passes, or a name
+    only a cell of the assignment's own defines, is the assignment's (AssignmentFailed, which asks for a look)."""
     code = "class Point:\n    pass\ndef make():\n    return Point()\ndef echo(value):\n    return value\n"
-    verdicts = grade([code], {"returned": "assert make().x == 1\n", "passed": "echo(object())\n"})
+    verdicts = grade([code], {"returned": "assert make().x == 1\n", "passed": "echo(object())\n",
+                              "lambda": "echo(lambda v: v)\n", "endless": "import itertools\necho(itertools.count())\n",
+                              "helper": "assert echo(close(1, 1))\n"}, assignment_names={"close"})
     assert verdicts["returned"].kind == failures.WRONG_TYPE and "Point" in verdicts["returned"].message
-    assert verdicts["passed"].kind == failures.CHECK_FAILED and "plain data" in verdicts["passed"].message
+    for name in ("passed", "lambda", "endless"):
+        assert verdicts[name].kind == failures.ASSIGNMENT_FAILED and "plain data" in verdicts[name].message, name
+        assert "not your mistake" in verdicts[name].message
+    assert "function" in verdicts["lambda"].message and "generator of more than" in verdicts["endless"].message
+    assert verdicts["helper"].kind == failures.ASSIGNMENT_FAILED and "`close`" in verdicts["helper"].message
+
+
+@pytest.mark.integration
+def test_a_generators_values_cross_both_ways():
+    code = ("def evens(n):\n    for k in range(n):\n        yield 2 * k\n"
+            "def first(items, n):\n    return [next(items) for _ in range(n)]\n")
+    verdicts = grade([code], {
+        "returned": "gen = evens(4)\nassert next(gen) == 0 and list(gen) == [2, 4, 6]\n",
+        "passed": "assert first((k * k for k in range(5)), 3) == [0, 1, 4]\n"})
+    assert all(verdict.passed for verdict in verdicts.values()), verdicts
 
 
 @pytest.mark.integration
 def test_the_assignments_data_files_are_in_the_grading_childs_folder_and_its_notebooks_are_not(tmp_path):
     (tmp_path / "answer.txt").write_text("42\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "rows.csv").write_text("3\n4\n")
+    (tmp_path / "helpers.py").write_text("def total(path):\n    return sum(int(x) for x in open(path))\n")
     (tmp_path / "p1.ipynb").write_text("{}")  # the notebooks hold the tests: never given to the student's code
-    code = ('import os\ndef answer():\n    with open("answer.txt") as file:\n        return int(file.read())\n'
-            'def notebooks():\n    return sorted(name for name in os.listdir(".") if name.endswith(".ipynb"))\n')
-    verdicts = grade([code], {"reads": "assert answer() == 42\n", "no_notebook": "assert notebooks() == []\n"},
-                     data_folder=str(tmp_path))
-    assert verdicts["reads"].passed and verdicts["no_notebook"].passed, verdicts
-    missing = grade([code], {"reads": "assert answer() == 42\n"})["reads"]
+    code = ('import os\nimport helpers\ndef answer():\n    with open("answer.txt") as file:\n        return int(file.read())\n'
+            'def notebooks():\n    return sorted(name for name in os.listdir(".") if name.endswith(".ipynb"))\n'
+            'def rows():\n    return helpers.total("data/rows.csv")\n')
+    verdicts = grade([code], {"reads": "assert answer() == 42\n", "no_notebook": "assert notebooks() == []\n",
+                              "sub_folder_and_module": "assert rows() == 7\n"}, data_folder=str(tmp_path))
+    assert all(verdict.passed for verdict in verdicts.values()), verdicts
+    missing = grade([code.replace("import helpers\n", "")], {"reads": "assert answer() == 42\n"})["reads"]
     assert missing.kind == failures.RAISED and "FileNotFoundError" in missing.message

@@ -58,19 +58,29 @@ def test_a_result_is_read_back_as_written_and_another_format_is_no_result(tmp_pa
     assert result.read(tmp_path, "hw") is None and result.read(tmp_path, "other") is None
 
 
-def test_kinds_are_read_once_from_the_autograded_notebook():
-    nb = {"cells": [code("a", [E(failures.TIMED_OUT, "slow")], 2.0),
+def test_kinds_come_from_what_the_grader_recorded_never_from_an_output():
+    """A student's code can write any error output (an `ename` of TimedOut, say): only the grader's own records, the
+    trusted verdicts and the marks of the kernel's run, say what kind a failure is."""
+    nb = {"cells": [code("a", [E(failures.TIMED_OUT, "forged by the student")], 2.0),
                     code("b", [{"output_type": "error", "ename": "AssertionError", "evalue": "no"}], 1.0),
                     code("ans", [{"output_type": "error", "ename": "ValueError (raised by your code)",
                                   "evalue": "v"}], 1.0, solution=True),
                     code(None, [E(failures.NOT_RUN, "later"), {"output_type": "stream", "text": "TimedOut"}]),
-                    code("c", [], 1.0)]}
-    checks, others = result.outcomes(nb, {"a": (2.0, 0.0), "b": (1.0, 0.0), "ans": (1.0, 0.0), "c": (1.0, 1.0),
-                                          "gone": (3.0, 0.0)})
+                    code("c", [], 1.0),
+                    code(None, [E(failures.TIMED_OUT, "the student's own, again")]),
+                    code("d", [E(failures.TIMED_OUT, "marked")], 1.0)]}
+    recorded = {"verdicts": {"a": {"kind": None, "message": ""}},
+                "marks": [{"cell": 3, "grade_id": None, "kind": failures.NOT_RUN, "message": "later"},
+                          {"cell": 6, "grade_id": "d", "kind": failures.TIMED_OUT, "message": "marked"}]}
+    checks, others = result.outcomes(nb, {"a": (2.0, 2.0), "b": (1.0, 0.0), "ans": (1.0, 0.0), "c": (1.0, 1.0),
+                                          "d": (1.0, 0.0), "gone": (3.0, 0.0)}, recorded)
     assert [(c.grade_id, c.kind, c.message, c.answer, c.passed) for c in checks] == [
-        ("a", failures.TIMED_OUT, "slow", False, False), ("b", failures.CHECK_FAILED, "no", False, False),
-        ("ans", failures.RAISED, "v", True, False), ("c", None, "", False, True), ("gone", None, "", False, False)]
+        ("a", None, "", False, True), ("b", failures.CHECK_FAILED, "no", False, False),
+        ("ans", failures.RAISED, "v", True, False), ("c", None, "", False, True),
+        ("d", failures.TIMED_OUT, "marked", False, False), ("gone", None, "", False, False)]
     assert others == (result.CellFailure("cell 4", failures.NOT_RUN, "later"),)
+    unrecorded, _ = result.outcomes(nb, {"a": (2.0, 0.0)})
+    assert unrecorded[0].kind == failures.CHECK_FAILED  # an error in a check's cell fails it; it is not a time-out
 
 
 def test_repair_grade_cells_records_what_it_put_back_restored_and_stripped(monkeypatch):

@@ -1,0 +1,47 @@
+"""The time limits of one cell of a sandboxed kernel (classroom.preprocessors.sandboxed_execute), read from outside
+the kernel, so that the machine's load does not change them.
+
+`watch` follows the kernel's process tree while a cell runs and returns, in words that follow "it", why the cell
+must be interrupted: it used more than `limit` seconds of CPU time; or it ran for more than `limit` seconds on the
+clock while computing nothing (sleeping, waiting), as nbgrader's own limit counts; or it ran for more than
+`wall_factor` times `limit` on the clock even while computing; or the whole run's `deadline` passed. With no `limit`
+(None or 0: nbgrader's "no limit"), only the deadline counts.
+"""
+import asyncio
+import time
+
+from ..trusted.child import Tree
+
+POLL = 0.05  # seconds between two readings of a running cell's CPU time
+WINDOW = 1.0  # seconds over which a cell past its time on the clock must be computing to be given more
+COMPUTING = 0.05  # the share of one CPU that counts as computing
+
+
+def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_seconds):
+    """Why a cell that has used `used` CPU seconds in `elapsed` seconds (and is `computing` or not) must stop now, or
+    None."""
+    if limit and used > limit:
+        return f"used more than {limit:g} s of CPU time"
+    if limit and elapsed > limit and not computing:
+        return f"ran for more than {limit:g} s"
+    if limit and elapsed > wall_factor * limit:
+        return f"ran for more than {wall_factor * limit:g} s on the clock"
+    if deadline is not None and now > deadline:
+        return f"ran into the {total_seconds:g} s the grader gives all cells together"
+    return None
+
+
+async def watch(pid, limit, wall_factor, deadline=None, total_seconds=None):
+    """Follow the process tree of `pid` (the kernel's launcher) from now on; return why its cell must stop."""
+    tree = Tree(pid)
+    start, began = tree.cpu(rescan=True), time.monotonic()
+    window = [(began, start)]
+    limit = limit if limit and limit > 0 else None
+    while True:
+        await asyncio.sleep(POLL)
+        now, cpu = time.monotonic(), tree.cpu()
+        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, cpu)]
+        computing = window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL)
+        why = reason(cpu - start, now - began, computing, now, limit, wall_factor, deadline, total_seconds)
+        if why:
+            return why
