@@ -12,6 +12,9 @@ LAB_ARGS ?=
 # nbgrader runs `alembic` from PATH (the formgrader's first page, and the instructors' targets below), hence the
 # PATH prefix.
 NBGRADER_ENV := PATH="$(abspath $(BIN)):$$PATH"
+# The course's one command (classroom.app): the instructor's and the learner's targets below are aliases of its
+# subcommands (tests/setup/test_classroom_app.py keeps the two lists in step).
+CLASSROOM := $(NBGRADER_ENV) $(BIN)/classroom
 # What JupyterLab opens first (and where its address without a path leads): lesson 01.
 LAB_FIRST := /lab/tree/notebooks/01-why-divide-by-the-root-of-d_k.ipynb
 
@@ -105,11 +108,11 @@ CHECK_ARGS ?=
 .PHONY: exercise check-exercise
 
 exercise: $(READY)
-	@$(BIN)/python -m classroom.self_study.exercise $(ASSIGNMENT)
+	@$(CLASSROOM) exercise $(ASSIGNMENT)
 	$(if $(filter no,$(LAB)),,$(MAKE) --no-print-directory lab LAB_FIRST=/lab/tree/my-work/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb)
 
 check-exercise: $(READY)
-	@$(NBGRADER_ENV) $(BIN)/python -m classroom.self_study.check $(ASSIGNMENT) $(CHECK_ARGS)
+	@$(CLASSROOM) check-exercise $(ASSIGNMENT) $(CHECK_ARGS)
 
 # Instructors ------------------------------------------------------------------------------------------------
 # The repository is the nbgrader course directory (nbgrader_config.py); INSTRUCTORS.md walks through the cycle.
@@ -131,9 +134,7 @@ exchange: $(READY)
 QUIZ_REPLACE ?=
 release: $(READY)
 	$(BIN)/python -m tools.write_grade_cells
-	$(if $(filter yes,$(QUIZ_REPLACE)),,$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT))
-	$(NBGRADER_ENV) $(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
-	$(if $(filter yes,$(QUIZ_REPLACE)),$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions.quiz_key $(ASSIGNMENT) --accept)
+	$(CLASSROOM) release $(ASSIGNMENT) $(if $(filter yes,$(QUIZ_REPLACE)),--replace-quiz)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
 # at least 12 characters). Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
@@ -151,17 +152,17 @@ quiz-variant: $(READY)
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # `exec`: the driver takes the shell's place, so that it is make's own child and stops when make is killed.
 autograde: $(READY)
-	$(NBGRADER_ENV) exec $(BIN)/python -m classroom.autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
+	$(NBGRADER_ENV) exec $(BIN)/classroom autograde $(ASSIGNMENT) --jobs $(JOBS) $(AUTOGRADE_ARGS)
 
 # HTML feedback in feedback/ (hidden checks named with their message, never their code), made while holding the
 # course's lock (it waits for a grading run to finish); then nbgrader release_feedback, which releases only the pages
 # of the current grades (classroom/plugins/release_feedback.py).
 feedback: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.grading.lock $(BIN)/nbgrader generate_feedback $(ASSIGNMENT) --force
+	$(CLASSROOM) feedback $(ASSIGNMENT)
 
 # All grades to grades.csv.
 grades: $(READY)
-	$(NBGRADER_ENV) $(BIN)/nbgrader export --to grades.csv
+	$(CLASSROOM) grades
 
 # What you decide about one student, kept in decisions.json (classroom/decisions/store.py), which every grading reads:
 #   make extension STUDENT=alice DUEDATE="2026-12-18 23:59:00 -0500"   her own due date (DUEDATE=none removes it)
@@ -171,14 +172,13 @@ STUDENT ?=
 DUEDATE ?=
 UNDO ?=
 extension: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions extension $(ASSIGNMENT) "$(STUDENT)" \
-	  $(if $(filter none,$(DUEDATE)),--remove,"$(DUEDATE)")
+	$(CLASSROOM) extension $(ASSIGNMENT) "$(STUDENT)" $(if $(filter none,$(DUEDATE)),--remove,"$(DUEDATE)")
 
 drop: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions drop "$(STUDENT)" $(if $(filter yes,$(UNDO)),--undo)
+	$(CLASSROOM) drop "$(STUDENT)" $(if $(filter yes,$(UNDO)),--undo)
 
 decisions: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.decisions show
+	$(CLASSROOM) decisions
 
 # The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/). The roster is the LMS's own list of students at
 # lms/roster.csv (c.LmsRoster.path): Canvas's gradebook export or Moodle's grading worksheet; LMS=canvas|moodle
@@ -188,25 +188,25 @@ ZIP ?=
 
 # release/$(ASSIGNMENT)/ as one deterministic zip to upload to the LMS: lms/$(ASSIGNMENT)-release.zip.
 release-zip: $(READY)
-	$(BIN)/python -m classroom.lms.release_zip $(ASSIGNMENT)
+	$(CLASSROOM) release-zip $(ASSIGNMENT)
 
 # The LMS's download of submissions (Canvas or Moodle naming) into submitted/, each file placed or refused with why.
 collect-zip: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.collect_zip $(ASSIGNMENT) "$(ZIP)"
+	$(CLASSROOM) collect-zip $(ASSIGNMENT) "$(ZIP)"
 
 # After grading: the grades in the LMS's import CSV, lms/$(ASSIGNMENT)-<lms>-grades.csv (CSV-safe).
 lms-grades: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.grades $(ASSIGNMENT) $(if $(LMS),--lms $(LMS),)
+	$(CLASSROOM) lms-grades $(ASSIGNMENT) $(if $(LMS),--lms $(LMS),)
 
 # After `make feedback`: the pages as the LMS's bulk feedback upload zip, lms/$(ASSIGNMENT)-<lms>-feedback.zip.
 lms-feedback: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.lms.feedback $(ASSIGNMENT)
+	$(CLASSROOM) lms-feedback $(ASSIGNMENT)
 
 # After `make autograde`: report/$(ASSIGNMENT).png (scores, share failing each check), report/$(ASSIGNMENT).html (the
 # same as tables, failure messages, submissions that needed attention) and report/$(ASSIGNMENT)-by-check.csv (a score
 # per student, notebook and check: not nbgrader's grades.csv). REPORT_ARGS="--out DIR" writes them elsewhere.
 report: $(READY)
-	$(NBGRADER_ENV) $(BIN)/python -m classroom.report $(ASSIGNMENT) $(REPORT_ARGS)
+	$(CLASSROOM) report $(ASSIGNMENT) $(REPORT_ARGS)
 
 # Autograding cost per submission against the kernel start-up floor.
 bench-autograde: $(READY)

@@ -1,9 +1,9 @@
 """Autograde a class: every submission whose grading is missing or out of date, each one as a transaction.
 
-    python -m classroom.autograde ASSIGNMENT [--force] [--student ID] [--notebook NAME] [--wait] [--no-sandbox]
+    classroom autograde ASSIGNMENT [--force] [--student ID] [--notebook NAME] [--wait] [--no-sandbox]
                                   [--jobs N | --scheduler tcp://HOST:8786]
                                   [other nbgrader options, e.g. --CourseDirectory.db_url=postgresql://...]
-    python -m classroom.autograde --help          (--help-all: every option of every class it configures)
+    classroom autograde --help          (--help-all: every option of every class it configures)
 
 An nbgrader-style application (ClassroomAutogradeApp, a traitlets Application like nbgrader's own): it reads
 nbgrader_config.py as `nbgrader autograde` does, and each of its options can be set there as well as on the command
@@ -22,18 +22,15 @@ finished work is not re-done); 2 when grading did not start (no sandbox, a confi
 read, the course is locked, no such assignment, student or notebook, a dropped student asked for, a quiz key other than
 the handed-out one, no Dask scheduler at the address); 130 when interrupted.
 """
-import os
-import re
 import signal
 import sys
 
 from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets import Bool, Integer, Unicode, default
-from traitlets.config.loader import KVArgParseConfigLoader
 
-from .grading import environment, lock, pool, settings
+from .grading import lock, pool, settings
 from .grading.driver import Interrupted, Refused, run, say, stop
-from .wording import did_you_mean
+from .app.base import strict_loader
 from .sandbox import launch
 
 
@@ -44,9 +41,9 @@ class ClassroomAutogradeApp(AutogradeApp):
     name = "classroom-autograde"
     description = "Autograde a class, each submission as a transaction, every student's code sandboxed."
     examples = """
-        python -m classroom.autograde score_gradient --jobs 4
-        python -m classroom.autograde score_gradient --student alice --force
-        python -m classroom.autograde score_gradient --scheduler tcp://10.0.0.5:8786 --wait
+        classroom autograde score_gradient --jobs 4
+        classroom autograde score_gradient --student alice --force
+        classroom autograde score_gradient --scheduler tcp://10.0.0.5:8786 --wait
         """
     aliases = {**AutogradeApp.aliases, "jobs": "ClassroomAutogradeApp.jobs",
                "scheduler": "ClassroomAutogradeApp.scheduler"}
@@ -77,15 +74,17 @@ class ClassroomAutogradeApp(AutogradeApp):
     def init_syspath(self):
         """The course directory is not put on sys.path: nothing of it is imported."""
 
+    subcommand_name = "autograde"
+
     def _create_loader(self, argv, aliases, flags, classes):
         """traitlets' command-line loader, refusing an option it does not know (traitlets only warns): a mistyped
         `--studnet alice` must not grade the whole class."""
-        return StrictLoader(argv, aliases, flags, classes=classes, log=self.log, subcommands=self.subcommands)
+        return strict_loader(self, argv, aliases, flags, classes)
 
     def start(self):
         named = [*self.extra_args, *([self.coursedir.assignment_id] if self.coursedir.assignment_id else [])]
         if len(named) != 1:
-            say("name one assignment, e.g. `python -m classroom.autograde score_gradient` (--help says more)")
+            say("name one assignment, e.g. `classroom autograde score_gradient` (--help says more)")
             self.status = 2
             return
         self.coursedir.assignment_id = assignment = named[0]
@@ -114,31 +113,6 @@ class ClassroomAutogradeApp(AutogradeApp):
             self.status = 130
 
 
-class StrictLoader(KVArgParseConfigLoader):
-    """traitlets' loader of the command line, with the error its docs suggest for an option nobody defines."""
-
-    def _handle_unrecognized_alias(self, arg):
-        self.parser.error(self._unknown(arg))
-
-    def _unknown(self, arg):
-        return (f"there is no option --{arg}{did_you_mean(arg, [*self.aliases, *self.flags], cutoff=0.5)} (`python -m "
-                "classroom.autograde --help` lists them): nothing was graded")
-
-    def _create_parser(self):
-        """traitlets' parser, whose complaint about an unknown option given without a value (`--forse`, read as an
-        option that wants one) names the option and the nearest real one instead."""
-        super()._create_parser()
-        complain = self.parser.error
-
-        def error(message):
-            unknown = re.fullmatch(r"argument --([\w-]+): expected one argument", message)
-            if unknown and unknown.group(1) not in [*self.aliases, *self.flags]:
-                message = self._unknown(unknown.group(1))
-            complain(message)
-
-        self.parser.error = error
-
-
 def sandbox_refusal(config):
     """Why grading may not start with the configured launcher (bubblewrap missing), or None; says so when the
     configuration grades without the sandbox (--no-sandbox, or c.Grader.launcher_class = "unsandboxed")."""
@@ -157,17 +131,10 @@ def sandbox_refusal(config):
 
 
 def main(argv=None):
-    """Run the application on `argv` (default: the command line); the exit status (see the module docstring)."""
-    parent = os.getppid()
-    environment.prepare()
-    app = ClassroomAutogradeApp()
-    app.started_by = parent
-    try:
-        app.initialize(sys.argv[1:] if argv is None else list(argv))
-    except SystemExit as exc:  # --help and --help-all end here (0), as does an option traitlets cannot read (1)
-        return 0 if exc.code in (0, None) else 2
-    app.start()
-    return app.status
+    """`python -m classroom.autograde ARGS` is `classroom autograde ARGS` (classroom.app.main); the exit status."""
+    from .app.main import main as classroom
+
+    return classroom(["autograde", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

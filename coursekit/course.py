@@ -64,17 +64,18 @@ def autograde(course_path, *flags, **env):
     return result
 
 
-def run_module(course_path, module, *args):
-    """Run `python -m MODULE ARGS` (what a make target runs) in a course; it must succeed."""
-    result = subprocess.run([sys.executable, "-m", module, *args], cwd=course_path, env=nbgrader_env(),
+def classroom(course_path, subcommand, *args):
+    """Run `classroom SUBCOMMAND ARGS` (what a make target runs) in a course; it must succeed."""
+    result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=course_path,
+                            env=nbgrader_env(),
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
     return result
 
 
 def report(course_path, *flags):
-    """Run `python -m classroom.report ASSIGNMENT` (what `make report` runs) in a course; it must succeed."""
-    return run_module(course_path, "classroom.report", ASSIGNMENT, *flags)
+    """Run `classroom report ASSIGNMENT` (what `make report` runs) in a course; it must succeed."""
+    return classroom(course_path, "report", ASSIGNMENT, *flags)
 
 
 def make(course_path, target, *variables, wait=True):

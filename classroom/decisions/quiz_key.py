@@ -7,8 +7,8 @@ of its grade cells, `quiz_*`, hidden tests included) is fixed when the quiz is h
 knowingly:
 
   make quiz-variant   tools/quiz_variant.py refuses to rewrite the quiz (`refusal`);
-  make release        this module's command refuses to put a changed quiz into the gradebook (`python -m
-                      classroom.decisions.quiz_key ASSIGNMENT`, before nbgrader generate_assignment);
+  make release        this module's command refuses to put a changed quiz into the gradebook (`classroom
+                      quiz-key ASSIGNMENT`, before nbgrader generate_assignment);
   make autograde      the driver refuses to grade with a key other than the handed-out one (the formgrader's
                       Generate button, or plain `nbgrader generate_assignment`, may have changed the gradebook), and
                       records the key at its first grading (`recorded_or_refused`).
@@ -19,11 +19,9 @@ submission is collected in submitted/ or graded in the gradebook. Knowingly (eve
 questions and is graded with its key): `make quiz-variant QUIZ_SEED=... QUIZ_REPLACE=yes`, or after editing the quiz
 by hand `make release QUIZ_REPLACE=yes`, which records the new key (`--accept`).
 """
-import argparse
 import glob
 import json
 import os
-import sys
 
 from .. import cells, course
 from . import store as decisions
@@ -135,42 +133,3 @@ def open_gradebook(coursedir):
     if path is not None and not os.path.exists(path):
         return None
     return Gradebook(coursedir.db_url, coursedir.course_id)
-
-
-def main(argv=None):
-    """`make release` runs this before nbgrader generate_assignment (exit 2: the source's quiz may not replace the
-    handed-out one); with --accept (`QUIZ_REPLACE=yes`), after it, to record the gradebook's key knowingly."""
-    from ..grading import lock
-
-    parser = argparse.ArgumentParser(prog="python -m classroom.decisions.quiz_key", description=__doc__.splitlines()[0])
-    parser.add_argument("assignment")
-    parser.add_argument("--accept", action="store_true", help="record the gradebook's quiz key as the handed-out "
-                        "one, knowingly (make release QUIZ_REPLACE=yes)")
-    args = parser.parse_args(argv)
-    app = course.course_app([args.assignment])
-    gb = open_gradebook(app.coursedir)
-    if args.accept and gb is None:
-        print("classroom.decisions.quiz_key: the course has no gradebook yet: nothing to record", file=sys.stderr)
-        return 2
-    try:
-        if args.accept:
-            with lock.hold(lock.work_folder(app.coursedir.root), wait=True,
-                           tell=lambda message: print(f"classroom.decisions.quiz_key: {message}", file=sys.stderr)):
-                data = decisions.read(app.coursedir.root)
-                data["quiz_keys"][args.assignment] = gradebook_key(gb, args.assignment)
-                decisions.write(app.coursedir.root, data)
-            print(f"classroom.decisions.quiz_key: the quiz of {args.assignment} now in the gradebook is recorded as "
-                  "the handed-out one: every student is graded with its key.")
-            return 0
-        said = refusal(app, gb, args.assignment, source_key(app.coursedir, args.assignment), "`make release`")
-    finally:
-        if gb is not None:
-            gb.close()
-    if said:
-        print(f"classroom.decisions.quiz_key: {said}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

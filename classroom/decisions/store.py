@@ -12,16 +12,14 @@ reads it: `decisions.json` at the course's root (student data: git-ignored, like
 The file is written only by these commands, whole or not at all (classroom.atomic), while holding the course's lock
 (classroom.grading.lock), so it never changes in the middle of a grading run:
 
-    python -m classroom.decisions extension ASSIGNMENT STUDENT "2026-12-18 23:59:00 -0500"   # make extension
-    python -m classroom.decisions extension ASSIGNMENT STUDENT --remove
-    python -m classroom.decisions drop STUDENT [--undo]                                       # make drop
-    python -m classroom.decisions show                                                        # make decisions
+    classroom extension ASSIGNMENT STUDENT "2026-12-18 23:59:00 -0500"   # make extension
+    classroom extension ASSIGNMENT STUDENT --remove
+    classroom drop STUDENT [--undo]                                       # make drop
+    classroom decisions                                                   # make decisions
 """
-import argparse
 import datetime
 import json
 import os
-import sys
 
 from .. import atomic, course, intake
 from ..wording import did_you_mean
@@ -154,39 +152,3 @@ def show(root):
     lines += [f"{assignment}: quiz handed out with key {key[:12]}..." for assignment, key in
               sorted(data["quiz_keys"].items())]
     return "\n".join(lines) or "no extensions, nobody dropped, no quiz handed out yet"
-
-
-def main(argv=None):
-    from ..grading import lock
-
-    parser = argparse.ArgumentParser(prog="python -m classroom.decisions", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    ext = commands.add_parser("extension", help="give one student a due date of their own")
-    ext.add_argument("assignment")
-    ext.add_argument("student")
-    ext.add_argument("duedate", nargs="?", help='e.g. "2026-12-18 23:59:00 -0500" (see INSTRUCTORS.md, due dates)')
-    ext.add_argument("--remove", action="store_true", help="remove the student's extension")
-    out = commands.add_parser("drop", help="drop a student from the course for good")
-    out.add_argument("student")
-    out.add_argument("--undo", action="store_true", help="take a dropped student back")
-    commands.add_parser("show", help="list the extensions, dropped students and handed-out quiz keys")
-    args = parser.parse_args(argv)
-    coursedir = course.course_directory()
-    if args.command == "show":
-        print(show(coursedir.root))
-        return 0
-    if args.command == "extension" and bool(args.duedate) == args.remove:
-        parser.error("give the new due date, or --remove (not both)")
-    try:
-        with lock.hold(lock.work_folder(coursedir.root), wait=True,
-                       tell=lambda message: print(f"classroom.decisions: {message}", file=sys.stderr)):
-            if args.command == "extension":
-                said = grant(coursedir, args.assignment, args.student, args.duedate)
-            else:
-                said = drop(coursedir, args.student, args.undo)
-    except ValueError as exc:  # DecisionError, DueDateError, intake.BadSubmission
-        print(f"classroom.decisions: nothing was changed: {exc}", file=sys.stderr)
-        return 2
-    print(said)
-    return 0
-

@@ -5,10 +5,8 @@ however it ends, so a killed run never leaves a stale lock behind. The file hold
 id, start time and command, which the refused run prints.
 
 Whatever reads or changes what a grading run writes takes it too, so that it never sees half a run: `make feedback`
-runs nbgrader generate_feedback under it (`python -m classroom.grading.lock COMMAND ...`, which waits for a grading
-run to finish first), and the course's decisions are changed under it (classroom.decisions).
+runs nbgrader generate_feedback under it (`classroom feedback`, which waits for a grading run to finish first), and the course's decisions are changed under it (classroom.decisions).
 """
-import argparse
 import contextlib
 import datetime
 import fcntl
@@ -16,7 +14,6 @@ import getpass
 import json
 import os
 import socket
-import subprocess
 import sys
 
 
@@ -67,24 +64,3 @@ def hold(folder, wait=False, tell=print):
         yield
     finally:
         os.close(fd)
-
-
-def main(argv=None):
-    """`python -m classroom.grading.lock COMMAND [ARGS...]`, from the course directory: run COMMAND while holding the
-    course's lock (waiting for a grading run that holds it, and saying so); its exit status."""
-    from .. import course
-
-    parser = argparse.ArgumentParser(prog="python -m classroom.grading.lock",
-                                     description="Run a command while holding the course's grading lock, after "
-                                                 "waiting for a grading run that holds it (make feedback does).")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="the command and its arguments")
-    args = parser.parse_args(argv)
-    if not args.command:
-        parser.error("name the command to run, e.g. nbgrader generate_feedback score_gradient")
-    with hold(work_folder(course.course_directory().root), wait=True,
-              tell=lambda message: print(f"[classroom.grading.lock] {message}", file=sys.stderr, flush=True)):
-        return subprocess.call(args.command)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,7 +9,6 @@ left as they are. Both plugins are used whatever nbgrader_config.py says, so thi
 What each placed file came from (the LMS, its ids) is kept in downloaded/<assignment>/lms-collected.json, which
 `make lms-feedback` reads (Canvas's feedback upload names the student's submitted file).
 """
-import argparse
 import json
 import os
 import shutil
@@ -32,10 +31,11 @@ class LmsCollectApp(ZipCollectApp):
         super().init_plugins()
 
 
-def collect(assignment, zip_path, argv=()):
-    """Run zip_collect on `zip_path` for `assignment` in the current course directory; the app, once done."""
-    app = LmsCollectApp()
-    app.initialize([assignment, "--force", *argv])
+def collect(assignment, zip_path, config=None):
+    """Run zip_collect on `zip_path` for `assignment` in the current course directory, with `config` (the course's,
+    as the command read it); the app, once done."""
+    app = LmsCollectApp(config=config) if config is not None else LmsCollectApp()
+    app.initialize([assignment, "--force"])
     archive = collect_path(app, app.archive_directory)
     if os.path.realpath(zip_path).startswith(os.path.realpath(archive) + os.sep):
         raise SystemExit(f"{zip_path} lies in {archive}, which this command empties first: move it elsewhere")
@@ -87,21 +87,13 @@ def report(app):
     return lines
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m classroom.lms.collect_zip",
-                                     description="Collect an LMS's bulk download of submissions (Canvas, Moodle) "
-                                                 "into submitted/, and say what was placed and what was not.",
-                                     epilog="Any other option goes to nbgrader's zip_collect, e.g. "
-                                            "--LmsRoster.path=lms/moodle.csv.")
-    parser.add_argument("assignment", help="the assignment's name, e.g. score_gradient")
-    parser.add_argument("zip", help="the LMS's download of submissions (make collect-zip ZIP=...)")
-    args, rest = parser.parse_known_args(argv)
-    if not os.path.isfile(args.zip):
-        parser.error(f"no such file: {args.zip!r} (make collect-zip ZIP=path/to/the/download.zip)")
-    app = collect(args.assignment, args.zip, rest)
+def collect_command(config, assignment, zip_path):
+    """`classroom collect-zip`: collect the zip and say what was placed and what was not; the exit status."""
+    if not os.path.isfile(zip_path):
+        print(f"classroom collect-zip: no such file: {zip_path!r} (make collect-zip ZIP=path/to/the/download.zip): "
+              "nothing was collected", file=sys.stderr)
+        return 2
+    app = collect(assignment, zip_path, config=config)
     print("\n".join(report(app)))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -12,13 +12,12 @@ page (one per notebook) named as that LMS matches files to students:
 
 The zip is deterministic (classroom.lms.release_zip.write_zip): the same pages give the same bytes.
 """
-import argparse
 import glob
 import os
 import re
 import sys
 
-from .. import course
+
 from . import collect_zip, member_names
 from .release_zip import write_zip
 from .roster import LmsRoster
@@ -76,22 +75,16 @@ def plan(roster, manifest, found):
     return members, missing
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m classroom.lms.feedback", description=__doc__.split("\n")[0])
-    parser.add_argument("assignment")
-    parser.add_argument("--roster", help="the roster file (default: c.LmsRoster.path)")
-    args = parser.parse_args(argv)
-    app = course.course_app()
-    roster = LmsRoster(config=app.config).read(args.roster)
+def feedback_command(app, assignment, roster_path=None):
+    """`classroom lms-feedback`: write the zip and say what went in; the exit status. `app`: the command (its
+    configuration and course directory)."""
+    roster = LmsRoster(config=app.config).read(roster_path)
     collect_app = collect_zip.LmsCollectApp(config=app.config, coursedir=app.coursedir)
-    app.coursedir.assignment_id = args.assignment
-    members, missing = plan(roster, collect_zip.load_manifest(collect_app), pages(app.coursedir, args.assignment))
-    dest = write_zip(members, OUT.format(assignment=args.assignment, lms=roster.lms))
+    app.coursedir.assignment_id = assignment
+    members, missing = plan(roster, collect_zip.load_manifest(collect_app), pages(app.coursedir, assignment))
+    dest = write_zip(members, OUT.format(assignment=assignment, lms=roster.lms))
     print(f"{dest}: {len(members)} feedback pages for {roster.lms}")
     for student, why in missing:
         print(f"  no feedback in the zip for {student}: {why}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -16,7 +16,6 @@ a grade yet: a notebook's result (classroom.grading.result) says the grader fail
 is not a readable notebook, and the gradebook still waits for its grade by hand (its 0 is a placeholder); the
 command names each one, with what to do.
 """
-import argparse
 import re
 import sys
 
@@ -109,19 +108,17 @@ def points_text(value):
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m classroom.lms.grades", description=__doc__.split("\n")[0])
-    parser.add_argument("assignment")
-    parser.add_argument("--lms", choices=("canvas", "moodle"), help="refuse a roster of the other LMS")
-    parser.add_argument("--roster", help="the roster file (default: c.LmsRoster.path)")
-    args = parser.parse_args(argv)
-    app = course.course_app()
-    roster = LmsRoster(config=app.config).read(args.roster)
-    if args.lms and args.lms != roster.lms:
-        raise SystemExit(f"LMS={args.lms}, but {roster.path} is a {roster.lms} roster")
-    by_student, max_score, held = scores(app.coursedir, args.assignment)
-    table = rows(roster, args.assignment, by_student, max_score)
-    dest = csvsafe.write(OUT.format(assignment=args.assignment, lms=roster.lms), table, number=points_text)
+def grades_command(app, assignment, lms=None, roster_path=None):
+    """`classroom lms-grades`: write the LMS's import CSV and say what it holds; the exit status. `app`: the command
+    (its configuration and course directory)."""
+    roster = LmsRoster(config=app.config).read(roster_path)
+    if lms and lms != roster.lms:
+        print(f"classroom lms-grades: LMS={lms}, but {roster.path} is a {roster.lms} roster: nothing was written",
+              file=sys.stderr)
+        return 2
+    by_student, max_score, held = scores(app.coursedir, assignment)
+    table = rows(roster, assignment, by_student, max_score)
+    dest = csvsafe.write(OUT.format(assignment=assignment, lms=roster.lms), table, number=points_text)
     graded = {s for s, v in by_student.items() if v is not None}
     missing = sorted(graded - set(roster.by_student()))
     print(f"{dest}: {len(table) - (2 if roster.lms == 'canvas' else 1)} students of {roster.path}, "
@@ -132,6 +129,3 @@ def main(argv=None):
         print(f"  no grade in the file for {student}: {why}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,12 +6,11 @@ mode 0644, compressed alike; so a rebuilt zip differs only when release/ did (an
 The files are those nbgrader's release would copy (CourseDirectory.ignore and .include obeyed), under one folder named
 after the assignment, so a student who unzips gets score_gradient/score_gradient.ipynb and its neighbours.
 """
-import argparse
 import os
 import sys
 import zipfile
 
-from .. import atomic, course
+from .. import atomic
 
 EPOCH = (1980, 1, 1, 0, 0, 0)
 OUT = os.path.join("lms", "{assignment}-release.zip")
@@ -48,19 +47,10 @@ def write_zip(files, dest):
     return dest
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m classroom.lms.release_zip",
-                                     description="Write release/ASSIGNMENT/ as one deterministic zip to upload to "
-                                                 "the LMS: lms/ASSIGNMENT-release.zip.")
-    parser.add_argument("assignment", nargs="?", default="score_gradient",
-                        help="the assignment's name (default: score_gradient)")
-    args = parser.parse_args(argv)
-    coursedir = course.course_directory()
-    files = release_files(coursedir, args.assignment)
-    dest = write_zip(files, os.path.join(coursedir.root, OUT.format(assignment=args.assignment)))
+def release_command(coursedir, assignment):
+    """`classroom release-zip`: write the zip and say what went in; the exit status."""
+    files = release_files(coursedir, assignment)
+    dest = write_zip(files, os.path.join(coursedir.root, OUT.format(assignment=assignment)))
     print(f"{dest}: {len(files)} files ({', '.join(name for _, name in files)}); upload it to the LMS")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """`make check-exercise`: grade the learner's my-work/<assignment>/ as a class's work is graded, and show the feedback.
 
-    python -m classroom.self_study.check [ASSIGNMENT] [--work my-work] [--no-sandbox]
+    classroom check-exercise [ASSIGNMENT] [--work my-work] [--no-sandbox]
 
 First the learner's files are looked at (each notebook there, a regular file, a notebook, and this assignment's);
 whatever is wrong is said in a sentence with what to do, and nothing is graded. Then, in a private course made for
@@ -22,7 +22,6 @@ to make the private gradebook.
 Exit status: 0 when graded, 1 when the grader itself failed (the message says why), 2 when nothing was graded
 (a file to fix, no sandbox, no such assignment).
 """
-import argparse
 import os
 import stat
 import sys
@@ -117,32 +116,26 @@ def report_lines(summary, parts, by_hand, pages, work, sandboxed):
     return out
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
-    parser.add_argument("--work", default=WORK, help="the learner's folder (default: %(default)s)")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="grade without bubblewrap, knowingly: your code runs with your rights")
-    args = parser.parse_args(argv)
-    sandboxed = not args.no_sandbox
+def check_command(assignment=ASSIGNMENT, work=WORK, sandboxed=True):
+    """Check the learner's work, saying what was found or graded; the exit status (see the module)."""
     if sandboxed and launch.bwrap_path() is None:
         print(NO_BWRAP, file=sys.stderr)
         return 2
     coursedir = course.course_directory(root=os.getcwd())
-    folder = exercise_folder(args.work, args.assignment)
-    if not os.path.isdir(released_folder(coursedir, args.assignment)):
-        print(f"Nothing was graded: this course has no assignment {args.assignment!r} (no student version in "
-              f"{os.path.relpath(released_folder(coursedir, args.assignment))}).", file=sys.stderr)
+    folder = exercise_folder(work, assignment)
+    if not os.path.isdir(released_folder(coursedir, assignment)):
+        print(f"Nothing was graded: this course has no assignment {assignment!r} (no student version in "
+              f"{os.path.relpath(released_folder(coursedir, assignment))}).", file=sys.stderr)
         return 2
-    found = problems(folder, released_notebooks(coursedir, args.assignment),
-                     released_folder(coursedir, args.assignment))
+    found = problems(folder, released_notebooks(coursedir, assignment),
+                     released_folder(coursedir, assignment))
     if found:
         print("Nothing was graded:\n" + "\n".join(textwrap.fill(f"- {problem}", WIDTH, subsequent_indent="  ")
                                                   for problem in found), file=sys.stderr)
         return 2
     print(f"Grading {folder}/ (this takes a minute) ...", flush=True)
     try:
-        summary, parts, by_hand, pages = grade(coursedir, args.assignment, folder, feedback_folder(args.work),
+        summary, parts, by_hand, pages = grade(coursedir, assignment, folder, feedback_folder(work),
                                                sandboxed)
     except GraderFailed as exc:
         print(f"Nothing was graded: the grader itself failed, not your work. {exc}", file=sys.stderr)
@@ -150,6 +143,3 @@ def main(argv=None):
     print("\n".join(report_lines(summary, parts, by_hand, pages, folder, sandboxed)))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

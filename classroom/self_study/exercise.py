@@ -1,12 +1,11 @@
 """`make exercise`: the learner's own copy of the exercise, my-work/<assignment>/, made from the student version.
 
-    python -m classroom.self_study.exercise [ASSIGNMENT] [--work my-work]
+    classroom exercise [ASSIGNMENT] [--work my-work]
 
 Every file of release/<assignment>/ that is not in my-work/<assignment>/ yet is copied there; a file already there is
 the learner's work and is left exactly as it is (the copy is made with O_EXCL, so not even a race overwrites one).
 Run it again after deleting a notebook to get a fresh copy of that one only.
 """
-import argparse
 import os
 import sys
 
@@ -49,14 +48,11 @@ def make(root, assignment, work):
     return target, copied, kept
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="make exercise", description=__doc__.split("\n\n")[0])
-    parser.add_argument("assignment", nargs="?", default=ASSIGNMENT)
-    parser.add_argument("--work", default=WORK, help="the learner's folder (default: %(default)s)")
-    args = parser.parse_args(argv)
+def exercise_command(assignment=ASSIGNMENT, work=WORK):
+    """Copy the exercise into the learner's folder, saying what was copied and kept; the exit status."""
     root = os.getcwd()
     try:
-        target, copied, kept = make(root, args.assignment, args.work)
+        target, copied, kept = make(root, assignment, work)
     except NoExercise as exc:
         print(f"No exercise copied: {exc}.", file=sys.stderr)
         return 2
@@ -69,6 +65,3 @@ def main(argv=None):
     print("Answer it in JupyterLab, save, then run `make check-exercise` to have it graded as a class's work is.")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

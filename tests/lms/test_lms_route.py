@@ -10,7 +10,6 @@ test_lms_safe_zip.py, test_lms_roster_and_collector.py, test_lms_uploads.py).
 """
 import contextlib
 import csv
-import io
 import os
 import shutil
 import subprocess
@@ -21,7 +20,7 @@ from unittest import mock
 
 import pytest
 
-from classroom.lms import collect_zip as collect, feedback, grades
+from classroom.lms import collect_zip as collect, grades
 from coursekit import course
 from coursekit.course import ASSIGNMENT
 from tests.lms.lms_downloads import CANVAS, CANVAS_ROSTER, MOODLE, MOODLE_ROSTER, make_zip, write_csv
@@ -42,9 +41,9 @@ def inside(path):
         sys.path[:] = syspath
 
 
-def run(module, *args, cwd):
-    result = subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, env=course.nbgrader_env(),
-                            capture_output=True, text=True)
+def run(subcommand, *args, cwd):
+    result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=cwd,
+                            env=course.nbgrader_env(), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     return result.stdout
 
@@ -65,13 +64,12 @@ def journey(tmp_path_factory, released_course):
     write_csv(path / "lms" / "moodle.csv", MOODLE_ROSTER)
     with inside(path):
         canvas = collect.collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
-    moodle = run("classroom.lms.collect_zip", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
+    moodle = run("collect-zip", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
                  "--LmsRoster.path=lms/moodle.csv", cwd=path)
     graded = course.autograde(path)
     assert graded.returncode == 0, graded.stderr[-3000:]
-    run("classroom.lms.grades", ASSIGNMENT, "--lms", "canvas", cwd=path)
-    with inside(path):
-        grades.main([ASSIGNMENT, "--roster", "lms/moodle.csv"])
+    run("lms-grades", ASSIGNMENT, "--lms", "canvas", cwd=path)
+    run("lms-grades", ASSIGNMENT, "--roster", "lms/moodle.csv", cwd=path)
     rows = {lms: list(csv.reader(open(path / f"lms/{ASSIGNMENT}-{lms}-grades.csv", encoding="utf-8")))
             for lms in ("canvas", "moodle")}
     return path, canvas, moodle, rows
@@ -157,13 +155,11 @@ def test_feedback_pages_are_named_for_each_lms_bulk_upload(journey):
         page = path / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(f"<p>{student}</p>")
-    out = io.StringIO()
-    with inside(path), contextlib.redirect_stdout(out):
-        feedback.main([ASSIGNMENT])
-        feedback.main([ASSIGNMENT, "--roster", "lms/moodle.csv"])
+    said = run("lms-feedback", ASSIGNMENT, cwd=path)
+    said += run("lms-feedback", ASSIGNMENT, "--roster", "lms/moodle.csv", cwd=path)
     with zipfile.ZipFile(path / f"lms/{ASSIGNMENT}-canvas-feedback.zip") as zf:
         assert zf.namelist() == ["amesalice_101_9001_score_gradient-feedback.html"]
         assert zf.read(zf.namelist()[0]) == b"<p>alice</p>"
-    assert "dave: not in the roster" in out.getvalue()
+    assert "dave: not in the roster" in said
     with zipfile.ZipFile(path / f"lms/{ASSIGNMENT}-moodle-feedback.zip") as zf:
         assert zf.namelist() == ["Dave Diaz_555_assignfeedback_file_score_gradient-feedback.html"]

@@ -13,12 +13,13 @@ import shutil
 import statistics
 from collections import Counter
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from classroom.grading import result
 from classroom.report import attention, collect, figure, model, render, spreadsheet
-from classroom.report.__main__ import main
+from classroom.report.build import report_command
 from classroom.trusted import failures
 from coursekit.repository import ROOT
 from tests.report.toy import (CLASS, FORMULA, IMG, NOT_GRADED, RENAMED, SCRIPT, TOY, handed_in, read_gradebook,
@@ -191,7 +192,7 @@ def test_the_page_has_its_tables_and_never_the_hidden_tests(page, course, tmp_pa
 # ---- the command ------------------------------------------------------------------------------------------------
 def test_the_command_writes_three_files_and_says_where(course, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(course)
-    assert main([TOY, "--out", str(tmp_path / "r")]) == 0
+    assert report_command(Path.cwd(), TOY, str(tmp_path / "r")) == 0
     names = {f"{TOY}.png", f"{TOY}.html", f"{TOY}-by-check.csv"}
     assert {p.name for p in (tmp_path / "r").iterdir()} == names
     said = capsys.readouterr().out
@@ -201,15 +202,15 @@ def test_the_command_writes_three_files_and_says_where(course, tmp_path, monkeyp
 def test_bad_input_is_a_clear_error_and_writes_nothing(course, empty_course, tmp_path, monkeypatch, capsys):
     (tmp_path / "nbgrader_config.py").write_text((ROOT / "nbgrader_config.py").read_text())
     monkeypatch.chdir(tmp_path)
-    assert main([TOY, "--out", "r"]) != 0
+    assert report_command(Path.cwd(), TOY, "r") != 0
     assert "there is no gradebook" in capsys.readouterr().err
     assert not (tmp_path / "gradebook.db").exists()  # asking must not create an empty one
     monkeypatch.chdir(course)
-    assert main(["no_such_assignment", "--out", str(tmp_path / "r")]) != 0
+    assert report_command(Path.cwd(), "no_such_assignment", str(tmp_path / "r")) != 0
     err = capsys.readouterr().err
     assert "no assignment 'no_such_assignment'" in err and TOY in err
     monkeypatch.chdir(empty_course)
-    assert main([TOY, "--out", str(tmp_path / "r")]) != 0
+    assert report_command(Path.cwd(), TOY, str(tmp_path / "r")) != 0
     err = capsys.readouterr().err
     assert "nothing has been graded for 'toy' yet" in err and "make autograde" in err
     assert not (tmp_path / "r").exists()

@@ -134,7 +134,7 @@ def test_the_written_derivation_is_the_one_answer_left_to_a_teacher():
 def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_route(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(launch, "bwrap_path", lambda: None)
     monkeypatch.chdir(tmp_path)
-    assert check.main([]) == 2
+    assert check.check_command() == 2
     said = capsys.readouterr().err
     assert "bubblewrap (`bwrap`) is not installed" in said and "sudo apt-get install bubblewrap" in said
     assert "make check-exercise CHECK_ARGS=--no-sandbox" in said
@@ -143,5 +143,5 @@ def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_r
 
 def test_an_unknown_assignment_is_named(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
-    assert check.main(["problem_set_9", "--no-sandbox", "--work", str(tmp_path)]) == 2
+    assert check.check_command("problem_set_9", str(tmp_path), sandboxed=False) == 2
     assert "this course has no assignment 'problem_set_9'" in capsys.readouterr().err

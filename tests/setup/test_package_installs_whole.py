@@ -108,6 +108,6 @@ def test_the_installed_package_grades_a_class_and_a_learners_own_work(installed,
     work = learner / "my-work" / ASSIGNMENT
     shutil.copytree(learner / "release" / ASSIGNMENT, work)
     (work / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(submission((SUBMISSIONS / "correct_einsum.py").read_text())))
-    checked = using(installed, "-m", "classroom.self_study.check", ASSIGNMENT, *AUTOGRADE_FLAGS, cwd=learner)
+    checked = using(installed.parent / "classroom", "check-exercise", ASSIGNMENT, *AUTOGRADE_FLAGS, cwd=learner)
     assert checked.returncode == 0, checked.stdout[-2000:] + checked.stderr[-3000:]
     assert "Full marks" in (learner / "my-work" / "feedback" / f"{ASSIGNMENT}.html").read_text()

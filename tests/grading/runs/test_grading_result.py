@@ -162,7 +162,7 @@ def graded(tmp_path_factory):
     (course / "lms").mkdir()
     with open(course / "lms" / "roster.csv", "w", newline="") as handle:
         csv.writer(handle).writerows(CANVAS)
-    lms = grading.run_module(course, "classroom.lms.grades", assignment, "--lms", "canvas").stdout
+    lms = grading.classroom(course, "lms-grades", assignment, "--lms", "canvas").stdout
     return course, grading.report(course, "--out", "report"), lms
 
 

@@ -193,7 +193,7 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     env = course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
     subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out"], cwd=place, env=env,
                    check=True, capture_output=True)
-    refused = subprocess.run([sys.executable, "-m", "classroom.decisions.quiz_key", ASSIGNMENT], cwd=place, env=env,
+    refused = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
                              capture_output=True, text=True)  # what `make release` runs before generate_assignment
     assert refused.returncode == 2 and "Nothing was changed" in refused.stderr
     course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the formgrader's Generate button
@@ -203,7 +203,7 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     assert (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes() == page
 
     # knowingly: the new key is recorded, and grading goes on with it
-    accepted = subprocess.run([sys.executable, "-m", "classroom.decisions.quiz_key", ASSIGNMENT, "--accept"], cwd=place,
+    accepted = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT, "--accept"], cwd=place,
                               env=env, capture_output=True, text=True)
     assert accepted.returncode == 0, accepted.stderr
     run = course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")

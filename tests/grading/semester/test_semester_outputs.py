@@ -151,7 +151,7 @@ cp -a "$2" "$1/course"
 cd "$1/course"
 dd if=/dev/zero of=filler bs=64k 2>/dev/null || true
 set +e
-"$3/bin/python" -m classroom.report score_gradient 1>&2; echo "report exits $?"
+"$3/bin/python" -m classroom.app report score_gradient 1>&2; echo "report exits $?"
 PATH="$3/bin:$PATH" "$3/bin/nbgrader" export --to grades.csv 1>&2; echo "grades exits $?"
 rm filler
 echo "==="

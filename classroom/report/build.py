@@ -1,13 +1,10 @@
-"""The class report's command line: `python -m classroom.report ASSIGNMENT [--out DIR]`, from the course directory.
-
-Reads the course (collect), then writes the PNG (figure), the CSV (spreadsheet) and the HTML page (render).
+"""The class report's run (`classroom report ASSIGNMENT [--out DIR]`, classroom.app.instructor), from the course
+directory. Reads the course (collect), then writes the PNG (figure), the CSV (spreadsheet) and the HTML page (render).
 """
-import argparse
 import sys
 from pathlib import Path
 
 from .read import ReportError, collect
-from .spreadsheet import COLUMNS
 
 
 def build(root, assignment, out):
@@ -29,30 +26,21 @@ def build(root, assignment, out):
     return summary, [png, page, table]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m classroom.report",
-                                     description="Write a class report (PNG, HTML, CSV) from the gradebook; run "
-                                                 "it from the course directory after `make autograde`.",
-                                     epilog=COLUMNS)
-    parser.add_argument("assignment", help="the assignment's name, e.g. score_gradient")
-    parser.add_argument("--out", default="report", help="folder for the report (default: report/)")
-    args = parser.parse_args(argv)
+def report_command(root, assignment, out):
+    """Write the report and say what was written; the exit status (1: it could not be, and why is said)."""
     try:
-        summary, written = build(Path.cwd(), args.assignment, args.out)
+        summary, written = build(root, assignment, out)
     except ReportError as exc:
-        print(f"classroom.report: {exc}", file=sys.stderr)
+        print(f"classroom report: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # a full disk, say: each file is the new one, whole, or the one that was there
-        print(f"classroom.report: the report could not be written ({exc}); each of its files is either new and "
+        print(f"classroom report: the report could not be written ({exc}); each of its files is either new and "
               "whole or as it was before. Free some space and run it again.", file=sys.stderr)
         return 1
-    root = Path.cwd().resolve()
+    root = Path(root).resolve()
     names = [str(p.resolve().relative_to(root)) if p.resolve().is_relative_to(root) else str(p) for p in written]
     print(f"Wrote {', '.join(names)}: {len(summary.students)} students, {len(summary.attention)} needed attention"
           + (f", {len(summary.ungraded)} collected but not graded (run `make autograde`)." if summary.ungraded
              else "."))
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
