@@ -75,6 +75,7 @@ class ClassroomAutogradeApp(AutogradeApp):
         """The course directory is not put on sys.path: nothing of it is imported."""
 
     subcommand_name = "autograde"
+    refused_means = "nothing was graded"
 
     def _create_loader(self, argv, aliases, flags, classes):
         """traitlets' command-line loader, refusing an option it does not know (traitlets only warns): a mistyped

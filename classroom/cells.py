@@ -35,6 +35,10 @@ def is_solution(cell):
     return bool(nbgrader(cell).get("solution"))
 
 
+def is_locked(cell):
+    return bool(nbgrader(cell).get("locked"))
+
+
 def has_role(cell):
     """Whether the cell's nbgrader metadata makes it anything (graded, an answer, locked, a task): old nbgrader
     versions wrote metadata with none on every cell."""

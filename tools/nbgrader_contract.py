@@ -6,7 +6,9 @@ plugins replace a part of (FILES) as they are, with the plugin selection (classr
 nbgrader's config path (JUPYTER_CONFIG_PATH), so every `nbgrader` they run loads our plugins before the test's own
 configuration. Then every test that failed must be named in the document (as `test_nbgrader_x.py::test_function`,
 with what we do instead and why), and every test named there must have failed: anything else fails the run, so the
-document says exactly where an instructor who knows nbgrader will meet something else.
+document says exactly where an instructor who knows nbgrader will meet something else. Each named test also says
+what it fails on (`` `file::test` (fails on `a line of its failure`) ``): a named test that fails on something else
+fails the run too, so a test that starts failing for a new reason is never hidden behind its old one.
 
     python -m tools.nbgrader_contract [--jobs N]      (N pytest workers; default 4: most of the time is waiting)
 
@@ -26,6 +28,7 @@ DOC = ROOT / "docs" / "differences-from-nbgrader.md"
 FILES = ("test_nbgrader_collect.py", "test_nbgrader_zip_collect.py", "test_nbgrader_export.py",
          "test_nbgrader_generate_feedback.py", "test_nbgrader_releasefeedback.py", "test_nbgrader_autograde.py")
 NAMED = re.compile(r"`(test_nbgrader_\w+\.py)::(test_\w+)`")
+REASON = re.compile(r"`(test_nbgrader_\w+\.py)::(test_\w+)` \(fails on `([^`]+)`\)")
 TEST_FILE = re.compile(r"(test_nbgrader_\w+)")
 
 
@@ -41,13 +44,43 @@ def documented(text):
     return set(NAMED.findall(text))
 
 
+def reasons(text):
+    """{(test file, test function): what its failure must show} the document gives."""
+    return {(file, name): fragment for file, name, fragment in REASON.findall(text)}
+
+
+def _key(case):
+    where = TEST_FILE.search(case.get("classname", "") + " " + case.get("file", ""))
+    return f"{where.group(1)}.py" if where else case.get("classname", "?"), case.get("name", "?").split("[")[0]
+
+
+def failures(junit_xml):
+    """{(test file, test function): the text of its failures and errors (message and report, every parameter)}."""
+    found = {}
+    for case in ElementTree.fromstring(junit_xml).iter("testcase"):
+        for child in case:
+            if child.tag in ("failure", "error"):
+                found[_key(case)] = found.get(_key(case), "") + f"{child.get('message', '')}\n{child.text or ''}\n"
+    return found
+
+
+def other_reasons(failed_texts, expected):
+    """[(test, the first line of its failure)] of the named tests that failed but not on what the document says
+    (or for which it says nothing)."""
+    wrong = []
+    for key, text in sorted(failed_texts.items()):
+        fragment = expected.get(key)
+        if fragment is None or fragment not in text:
+            wrong.append((key, next((line for line in text.splitlines() if line.strip()), "")[:300]))
+    return wrong
+
+
 def outcomes(junit_xml):
     """{(test file, test function): {"passed", "failed", "skipped"}} from pytest's JUnit XML (a parametrized
     function's items together)."""
     found = {}
     for case in ElementTree.fromstring(junit_xml).iter("testcase"):
-        where = TEST_FILE.search(case.get("classname", "") + " " + case.get("file", ""))
-        key = (f"{where.group(1)}.py" if where else case.get("classname", "?"), case.get("name", "?").split("[")[0])
+        key = _key(case)
         kinds = {child.tag for child in case}
         outcome = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
         found.setdefault(key, set()).add(outcome)
@@ -87,9 +120,13 @@ def main(argv=None):
         if not junit.exists():
             print(f"pytest wrote no results (exit status {status}): nbgrader's tests did not run")
             return 1
-        results = outcomes(junit.read_text(encoding="utf-8"))
-    named = documented(DOC.read_text(encoding="utf-8"))
+        xml = junit.read_text(encoding="utf-8")
+        results, texts = outcomes(xml), failures(xml)
+    text = DOC.read_text(encoding="utf-8")
+    named = documented(text)
     unexpected, stale = judge(results, named)
+    elsewhere = other_reasons({key: texts.get(key, "") for key in named if "failed" in results.get(key, ())},
+                              reasons(text))
     failed = sum("failed" in seen for seen in results.values())
     print(f"nbgrader's app tests with our plugins: {len(results)} tests, {failed} failed, "
           f"{len(named)} differences named in {DOC.relative_to(ROOT)}")
@@ -98,7 +135,9 @@ def main(argv=None):
               "instead and why)")
     for file, name in stale:
         print(f"Named in {DOC.name} but did not fail: {file}::{name} (remove it there)")
-    return 1 if unexpected or stale else 0
+    for (file, name), line in elsewhere:
+        print(f"Failed for another reason than {DOC.name} gives: {file}::{name}: {line}")
+    return 1 if unexpected or stale or elsewhere else 0
 
 
 if __name__ == "__main__":

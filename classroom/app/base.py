@@ -25,13 +25,14 @@ class StrictLoader(KVArgParseConfigLoader):
     only warns: a mistyped `--studnet alice` must not grade the whole class)."""
 
     command = PROG  # what --help is asked of, in the message
+    refused_means = "nothing was done"
 
     def _handle_unrecognized_alias(self, arg):
         self.parser.error(self._unknown(arg))
 
     def _unknown(self, arg):
         return (f"there is no option --{arg}{did_you_mean(arg, [*self.aliases, *self.flags], cutoff=0.5)} "
-                f"(`{self.command} --help` lists them): nothing was done")
+                f"(`{self.command} --help` lists them): {self.refused_means}")
 
     def _create_parser(self):
         """traitlets' parser, whose complaint about an unknown option given without a value (`--forse`, read as an
@@ -52,6 +53,7 @@ def strict_loader(app, argv, aliases, flags, classes):
     """A StrictLoader for `app` (a subcommand names itself in its messages)."""
     loader = StrictLoader(argv, aliases, flags, classes=classes, log=app.log, subcommands=app.subcommands)
     loader.command = " ".join(filter(None, [PROG, getattr(app, "subcommand_name", "")]))
+    loader.refused_means = getattr(app, "refused_means", loader.refused_means)
     return loader
 
 

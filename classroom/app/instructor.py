@@ -147,7 +147,7 @@ class ExtensionCommand(Command):
     assignment = assignment_trait()
     student = Unicode("", help="The student's id.").tag(config=False)
     duedate = Unicode("", help='The new due date, e.g. "2026-12-18 23:59:00 -0500".').tag(config=False)
-    remove = Bool(False, help="Remove the student's extension.").tag(config=False)
+    remove = Bool(False, help="Remove the student's extension.").tag(config=True)
     flags = {"remove": ({"ExtensionCommand": {"remove": True}}, remove.help)}
 
     def run(self):
@@ -164,7 +164,7 @@ class DropCommand(Command):
     description = "Drop a student from the course for good (--undo takes them back)."
     positional = required = ("student",)
     student = Unicode("", help="The student's id.").tag(config=False)
-    undo = Bool(False, help="Take a dropped student back.").tag(config=False)
+    undo = Bool(False, help="Take a dropped student back.").tag(config=True)
     flags = {"undo": ({"DropCommand": {"undo": True}}, undo.help)}
 
     def run(self):

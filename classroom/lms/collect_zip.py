@@ -34,8 +34,10 @@ class LmsCollectApp(ZipCollectApp):
 def collect(assignment, zip_path, config=None):
     """Run zip_collect on `zip_path` for `assignment` in the current course directory, with `config` (the course's,
     as the command read it); the app, once done."""
-    app = LmsCollectApp(config=config) if config is not None else LmsCollectApp()
+    app = LmsCollectApp()
     app.initialize([assignment, "--force"])
+    if config is not None:  # the command's own reading (nbgrader_config.py, then its command line) has the last word
+        app.update_config(config)
     archive = collect_path(app, app.archive_directory)
     if os.path.realpath(zip_path).startswith(os.path.realpath(archive) + os.sep):
         raise SystemExit(f"{zip_path} lies in {archive}, which this command empties first: move it elsewhere")

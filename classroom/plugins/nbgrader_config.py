@@ -54,7 +54,7 @@ c.Autograde.autograde_preprocessors = [
     f"{PREPROCESSORS}.trusted_grades.TrustedGrades",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
-    f"{PREPROCESSORS}.inert_content.InertContent",
+    f"{PREPROCESSORS}.inert_content.AutogradedInertContent",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 

@@ -13,6 +13,9 @@ before. Each cell is rebuilt from what is known to be inert:
   the notebook, only its kernel's and language's names (widget state, which pages load a widget manager for, goes);
 * every cell's source is capped, and the notebook as a whole: past its cap, the cells that are neither graded nor an
   answer are left out from there on, with a note.
+In autograded/ (AutogradedInertContent, the autograde pipeline's step), a locked Markdown or raw cell whose source is
+the instructor's own, as the gradebook holds it, keeps that source as written (its attachments are still checked):
+it is the instructor's, not the student's, and every page made from the notebook still gets the rule above.
 Every cut is said where it happened, so the student sees what is missing. Running it twice changes nothing more.
 """
 import json
@@ -95,8 +98,11 @@ class InertContent(Preprocessor):
     max_notebook_bytes = Integer(8 * MiB, help="Bytes of the whole notebook file, near enough.").tag(config=True)
     max_notes = Integer(10, help="Notes and verdicts from the grader kept in one cell's outputs.")
 
+    keep_instructors_cells = False  # AutogradedInertContent: see the module
+
     def preprocess(self, nb, resources):
         with_ids = nb.get("nbformat_minor", 0) >= 5
+        self._instructors = instructors_sources(resources) if self.keep_instructors_cells else {}
         rebuilt = [self.inert_cell(cell, with_ids) for cell in nb.get("cells", []) if isinstance(cell, dict)]
         nb.cells = self.within_size([cell for cell in rebuilt if cell is not None], with_ids)
         nb.metadata = from_dict(notebook_metadata(nb.get("metadata") or {}))
@@ -119,6 +125,9 @@ class InertContent(Preprocessor):
         else:  # Markdown, or raw text, which HTML exporters write into the page as HTML
             attachments = cell.get("attachments") if kind == "markdown" else None
             new["source"], attachments = inert_markdown(cell.get("source"), attachments, self)
+            theirs = self._instructors.get(cells.grade_id(cell)) if cells.is_locked(cell) else None
+            if theirs is not None and theirs == as_text(cell.get("source")):
+                new["source"] = theirs
             if attachments:
                 new["attachments"] = attachments
         return from_dict(new)
@@ -153,3 +162,26 @@ class InertContent(Preprocessor):
                 note["id"] = generate_corpus_id()
             kept.insert(note_at, from_dict(note))
         return kept
+
+
+class AutogradedInertContent(InertContent):
+    """InertContent in autograde: the instructor's own locked cells kept as written in autograded/ (see the module)."""
+
+    keep_instructors_cells = True
+
+
+def instructors_sources(resources):
+    """{grade id: source} of the locked Markdown and raw cells of this notebook as the gradebook holds them (the
+    instructor's), or {} when the gradebook cannot say."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    info = resources.get("nbgrader") or {}
+    if not all(info.get(key) for key in ("db_url", "notebook", "assignment")):
+        return {}
+    try:
+        with Gradebook(info["db_url"]) as gb:
+            notebook = gb.find_notebook(info["notebook"], info["assignment"])
+            return {cell.name: cell.source for cell in notebook.source_cells
+                    if cell.locked and cell.cell_type in ("markdown", "raw")}
+    except (MissingEntry, OSError, ValueError):
+        return {}

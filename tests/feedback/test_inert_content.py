@@ -23,7 +23,7 @@ from classroom.feedback.inert_markdown import active, inert_markdown
 from classroom.feedback.inert_outputs import reduce_outputs
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
 from tests.feedback import hostile
-from coursekit.course import SUBMISSIONS, submission
+from coursekit.course import SUBMISSIONS, nbgrader_env, submission
 from tests.feedback.markup import Tags
 
 CORRECT = (SUBMISSIONS / "correct_keepdims.py").read_text()
@@ -245,3 +245,36 @@ def test_feedback_makes_a_notebook_graded_before_inert():
     assert not [c.source for c in shown.cells if c.cell_type != "code" and active(c.source)]
     assert {m for c in shown.cells for o in c.get("outputs", []) for m in o.get("data", {})} <= {"text/plain",
                                                                                                 "image/png"}
+
+
+@pytest.mark.integration  # a gradebook (nbgrader runs alembic)
+def test_in_autograded_the_instructors_locked_cell_stays_as_written_and_nothing_else_does(tmp_path, monkeypatch):
+    """AutogradedInertContent leaves a locked Markdown cell as written when its source is the instructor's, as the
+    gradebook holds it (nbgrader's own test_hidden_tests_single_notebook validates the autograded notebook); the same
+    image in the student's Markdown, or a locked cell whose source is not the gradebook's, is made text."""
+    from nbgrader.api import Gradebook
+
+    from classroom.preprocessors.inert_content import AutogradedInertContent
+
+    monkeypatch.setenv("PATH", nbgrader_env()["PATH"])
+    figure = "Look at this: ![](jupyter.png)"
+    db_url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db_url) as gb:
+        gb.add_assignment("ps1")
+        gb.add_notebook("problem", "ps1")
+        gb.add_source_cell("intro", "problem", "ps1", cell_type="markdown", locked=True, source=figure,
+                           checksum="0")
+    def markdown(source, **meta):
+        return from_dict({"cell_type": "markdown", "metadata": {"nbgrader": {"grade_id": meta.get("grade_id", "x"),
+                          "locked": meta.get("locked", False), "solution": meta.get("solution", False),
+                          "grade": False, "schema_version": 3}}, "source": source})
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [markdown(figure, grade_id="intro", locked=True), markdown(figure, grade_id="answer", solution=True),
+                markdown(figure + " (changed)", grade_id="intro", locked=True)]
+    resources = {"nbgrader": {"db_url": db_url, "notebook": "problem", "assignment": "ps1"}}
+    out, _ = AutogradedInertContent().preprocess(copy.deepcopy(nb), resources)
+    assert out.cells[0].source == figure
+    assert all(cell.source != cell_in.source and not active(cell.source, None)
+               for cell, cell_in in zip(out.cells[1:], nb.cells[1:]))
+    plain, _ = InertContent().preprocess(copy.deepcopy(nb), resources)  # every page made from it: text again
+    assert plain.cells[0].source != figure

@@ -114,3 +114,15 @@ def test_the_grading_driver_answers_help_and_help_all_as_an_nbgrader_application
     for option in ("--ClassroomAutogradeApp.jobs=<Int>", "--CourseDirectory.db_url=", "--Grader.launcher_class=",
                    "--TrustedGrades.call_timeout=", "--ExecuteForDisplay.timeout=", "--SandboxedExecute.total_seconds="):
         assert option in said.stdout, option
+
+
+def test_every_flag_sets_an_option_the_command_reads():
+    """A flag sets configuration; a trait that is not configurable would ignore it silently (`drop --undo` dropping
+    the student again)."""
+    for name in SUBCOMMANDS:
+        cls = command_class(name)
+        for flag, (config, _) in cls.flags.items():
+            for section, values in config.items():
+                if section == cls.__name__:
+                    for trait in values:
+                        assert cls.class_traits()[trait].metadata.get("config"), (name, flag, trait)

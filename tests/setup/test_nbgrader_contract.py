@@ -22,7 +22,7 @@ from tools import nbgrader_contract as contract
 def test_nbgraders_own_app_tests_fail_with_our_plugins_only_where_the_document_says_why():
     result = subprocess.run([sys.executable, "-m", "tools.nbgrader_contract"], cwd=ROOT, capture_output=True, text=True)
     summary = [line for line in result.stdout.splitlines() if line.startswith(("nbgrader's app tests", "FAILED and",
-                                                                              "Named in", "pytest wrote"))]
+                                                                              "Named in", "pytest wrote", "Failed for"))]
     assert result.returncode == 0, "\n".join(summary) or result.stdout[-3000:] + result.stderr[-3000:]
 
 
@@ -55,6 +55,26 @@ def test_a_failure_the_document_does_not_name_and_a_named_test_that_passes_both_
     named = both | {("test_nbgrader_autograde.py", "test_grade"), ("test_nbgrader_autograde.py", "test_gone")}
     assert contract.judge(results, named) == ([], [("test_nbgrader_autograde.py", "test_gone"),
                                                    ("test_nbgrader_autograde.py", "test_grade")])
+
+
+def test_a_named_test_failing_on_something_other_than_the_document_says_fails_the_run():
+    texts = contract.failures(JUNIT)
+    assert texts[("test_nbgrader_collect.py", "test_permissions")].startswith("assert '755' == '777'")
+    said = {("test_nbgrader_collect.py", "test_permissions"): "'755' == '777'",
+            ("test_nbgrader_autograde.py", "test_side_effects"): "boom"}
+    assert contract.other_reasons(texts, said) == []
+    said[("test_nbgrader_autograde.py", "test_side_effects")] = "a file written beside the notebook"
+    assert contract.other_reasons(texts, said) == [(("test_nbgrader_autograde.py", "test_side_effects"), "boom")]
+    del said[("test_nbgrader_autograde.py", "test_side_effects")]  # a named test must say what it fails on
+    assert [key for key, _ in contract.other_reasons(texts, said)] == [("test_nbgrader_autograde.py",
+                                                                      "test_side_effects")]
+
+
+def test_the_document_gives_each_named_test_what_it_fails_on():
+    text = contract.DOC.read_text(encoding="utf-8")
+    assert set(contract.reasons(text)) == contract.documented(text)
+    assert contract.reasons("| `test_nbgrader_collect.py::test_permissions` (fails on `'755' == '777'`) | x | y |") \
+        == {("test_nbgrader_collect.py", "test_permissions"): "'755' == '777'"}
 
 
 def test_the_document_names_tests_as_file_and_function():

@@ -240,7 +240,8 @@ def test_killing_make_stops_the_grading_it_started(place):
 
 def _is_driver(pid):
     try:
-        return b"classroom.autograde" in open(f"/proc/{pid}/cmdline", "rb").read()
+        words = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        return b"classroom.autograde" in words or any(w.endswith(b"/classroom") for w in words) and b"autograde" in words
     except OSError:
         return False
 
