@@ -104,11 +104,18 @@ class FeedbackCommand(Command):
     assignment = assignment_trait()
 
     def run(self):
+        from ..decisions import store
         from ..grading import lock
 
         with lock.hold(lock.work_folder(self.coursedir.root), wait=True,
                        tell=lambda message: print(f"[classroom feedback] {message}", file=sys.stderr, flush=True)):
-            return subprocess.call(nbgrader_command("generate_feedback", self.assignment, "--force"))
+            # a dropped student is no longer in the gradebook: nbgrader would stop at their autograded/ folder
+            dropped = sorted(store.dropped(store.read(self.coursedir.root)))
+            excluded = [s for s in self.coursedir.student_id_exclude.split(",") if s] + dropped
+            if dropped:
+                print(f"[classroom feedback] no page for the dropped: {', '.join(dropped)}", flush=True)
+            exclude = [f"--CourseDirectory.student_id_exclude={','.join(excluded)}"] if excluded else []
+            return subprocess.call(nbgrader_command("generate_feedback", self.assignment, "--force", *exclude))
 
 
 class GradesCommand(Command):

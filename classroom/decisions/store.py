@@ -94,6 +94,20 @@ def _class_due(coursedir, assignment):
             raise DecisionError(f"the gradebook has no assignment {assignment!r} (it has: {known})") from None
 
 
+def _known_student(coursedir, student, otherwise=""):
+    """DecisionError naming the nearest real one unless `student` is in the gradebook or has handed something in (a
+    typo must not be kept while the real student gets nothing)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        known = {s.id for s in gb.students}
+        collected = {s for a in gb.assignments for s in course.submitted(coursedir, a.name)}
+    if student not in known | collected:
+        raise DecisionError(f"no student {student!r} in the gradebook or in submitted/"
+                            f"{did_you_mean(student, known | collected)}" + (f"; if it is a new student, {otherwise}"
+                                                                            if otherwise else ""))
+
+
 def grant(coursedir, assignment, student, text):
     """Record `student`'s own due date `text` for `assignment` (None: remove it); the sentence to print."""
     intake.check_student_id(student)
@@ -104,6 +118,7 @@ def grant(coursedir, assignment, student, text):
         return (f"{student} has no extension of {assignment} any more" if removed else
                 f"{student} had no extension of {assignment}") + "; the next `make autograde` grades them again."
     class_due = _class_due(coursedir, assignment)
+    _known_student(coursedir, student, "`nbgrader db student add` them first, then give the extension")
     if class_due is None:
         raise DecisionError(f"{assignment} has no due date, so nothing is late and there is nothing to extend: set "
                             "one first (`nbgrader db assignment add ... --duedate=...`)")
@@ -128,12 +143,8 @@ def drop(coursedir, student, undo=False):
             raise DecisionError(f"{student} is not dropped{did_you_mean(student, data['dropped'])}")
         write(coursedir.root, data)
         return f"{student} is back in the course; the next `make autograde` grades their work."
+    _known_student(coursedir, student)
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
-        known = {s.id for s in gb.students}
-        collected = {s for a in gb.assignments for s in course.submitted(coursedir, a.name)}
-        if student not in known | collected:
-            raise DecisionError(f"no student {student!r} in the gradebook or in submitted/"
-                                f"{did_you_mean(student, known | collected)}")
         data["dropped"][student] = datetime.datetime.now(datetime.timezone.utc).strftime(STAMP)
         write(coursedir.root, data)
         try:

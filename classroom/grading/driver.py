@@ -198,6 +198,32 @@ def prepare(app, gb, assignment):
     return (versions, *plan(app, gb, assignment, versions, data))
 
 
+def totals(gb, assignment, students):
+    """{student: their total score of `assignment` in the gradebook (None: no submission)}."""
+    from nbgrader.api import MissingEntry
+
+    found = {}
+    for student in students:
+        try:
+            found[student] = gb.find_submission(assignment, student).score
+        except MissingEntry:
+            found[student] = None
+    return found
+
+
+def score_changes(before, after):
+    """The lines that name every student whose total score this run changed, from what to what."""
+    def shown(score):
+        return "no score" if score is None else f"{score:g}"
+
+    changed = [(student, before[student], after.get(student)) for student in sorted(before)
+               if before[student] is not None and after.get(student) != before[student]]
+    if not changed:
+        return []
+    return [f"{len(changed)} {'score' if len(changed) == 1 else 'scores'} changed by this run (from the score "
+            "before it):"] + [f"  {student}: {shown(old)} -> {shown(new)}" for student, old, new in changed]
+
+
 def run(app, assignment, wait, options):
     from nbgrader.api import Gradebook
 
@@ -210,6 +236,7 @@ def run(app, assignment, wait, options):
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             versions, jobs, current, refused, dropped = prepare(app, gb, assignment)
             say(f"{assignment} is graded with {design.of_assignment(gb, assignment, app.config)}")
+            before = totals(gb, assignment, [job.student for job, _ in jobs])
         for student, why in refused:
             say(f"{student}: refused, not graded: {why}")
         # the template depends only on the assignment's version: kept between runs, made again when it changes
@@ -219,6 +246,10 @@ def run(app, assignment, wait, options):
             with pool.stager(app.log, **options) as graders:
                 failed, done, changed = grade(app, assignment, jobs, staging_dir, template, graders)
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            after = totals(gb, assignment, list(before))
+    for line in score_changes(before, after):
+        say(line)
     if changed:
         say(f"stopped: {changed}. The {done} submissions committed before that were graded with the assignment as it "
             "was when this run started (the next run grades them again); the others were not graded. Run `make "
