@@ -280,22 +280,3 @@ def _committed(place, since):
     records = [os.path.join(term.autograded(place, who), record.RECORD) for who in CLASS]
     return sum(os.path.getmtime(path) > since for path in records if os.path.exists(path))
 
-
-# ---- a re-grade names whose score it changed ----------------------------------------------------------------------
-def test_a_run_that_changes_scores_names_every_student_from_what_to_what(place):
-    before = term.gradebook(place)
-    folder = place / "submitted" / "alice" / ASSIGNMENT  # alice hands in again, on time, with a wrong answer
-    (folder / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(course.submission(
-        (course.SUBMISSIONS / "wrong_returns_A_times_G.py").read_text())))
-    (folder / "timestamp.txt").write_text(term.stamp(DUE - term.datetime.timedelta(hours=2)))
-    run = course.make(place, "autograde")
-    assert run.returncode == 0, run.stderr[-3000:]
-    old = sum(score for score, _ in before["alice"]["notebooks"].values())
-    new = sum(score for score, _ in term.gradebook(place)["alice"]["notebooks"].values())
-    assert new < old
-    lines = summary(run)
-    named = [line for line in lines if " -> " in line]
-    assert any("1 score changed by this run" in line for line in lines), lines
-    assert [line.split("]", 1)[1].strip() for line in named] == [f"alice: {old:g} -> {new:g}"], lines
-    again = course.make(place, "autograde", "AUTOGRADE_ARGS=--force")  # the same work graded again: nobody named
-    assert again.returncode == 0 and not [line for line in summary(again) if "changed by this run" in line]
