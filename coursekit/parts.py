@@ -164,9 +164,27 @@ def pytest_terminal_summary(terminalreporter):
     """One closing line, after pytest's own summary: the parts this run lacked, what each cost, and how to install
     it; or that none was lacking. Nothing when no test of the run needs a part (make test-fast)."""
     yield
-    line = closing_line(report for reports in terminalreporter.stats.values() for report in reports)
-    if line:
-        terminalreporter.write_line(line)
+    reports = [report for reports in terminalreporter.stats.values() for report in reports]
+    for line in (closing_line(reports), other_skips(reports)):
+        if line:
+            terminalreporter.write_line(line)
+
+
+def other_skips(reports):
+    """A closing line naming every test skipped for a reason other than a missing part, with its reason (a skip that
+    is not said reads as "something is broken"); None when there is none."""
+    lacking = {report.nodeid for report in reports
+               if any(name == LACKED for name, _ in getattr(report, "user_properties", ()))}
+    skipped = {}
+    for report in reports:
+        if getattr(report, "skipped", False) and report.nodeid not in lacking:
+            longrepr = report.longrepr
+            why = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+            skipped[report.nodeid] = why.removeprefix("Skipped: ")
+    if not skipped:
+        return None
+    return (f"Skipped for other reasons ({len(skipped)}): "
+            + "; ".join(f"{nodeid}: {why}" for nodeid, why in sorted(skipped.items())) + ".")
 
 
 def closing_line(reports):

@@ -92,3 +92,19 @@ def test_only_known_parts_are_accepted():
     with pytest.raises(ValueError, match="browser, hub, postgres, dask, sandbox, axe; got gpu"):
         parts.requires("gpu")
     assert [mark.name for mark in parts.requires("hub", "browser")] == ["integration", "hub", "browser"]
+
+
+def test_a_skip_for_another_reason_is_named_with_its_reason_at_the_end(suite):
+    suite.makepyfile(test_other='''
+import pytest
+
+
+def test_own_words():
+    pytest.skip("the source lesson is not beside the clone")
+''')
+    result = suite.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:nbval")
+    result.assert_outcomes(passed=2, skipped=2)
+    others = [line for line in result.outlines if line.startswith("Skipped for other reasons")]
+    assert others == ["Skipped for other reasons (1): test_other.py::test_own_words: the source lesson is not "
+                      "beside the clone."], result.stdout.str()
+    assert closing(result).startswith("Real parts missing here: postgres (1 skipped")
