@@ -63,11 +63,17 @@ def _handed(coursedir, assignment, student_id, notebooks, state):
 
 
 def _states(coursedir, gb, assignment):
-    """{student: record.State} of every collected submission (every folder in submitted/)."""
-    versions = record.versions(gb, assignment)
-    return {student: record.inspect(gb, versions, assignment, student, folder,
-                                    course.autograded(coursedir, student, assignment))
-            for student, folder in course.submitted(coursedir, assignment).items()}
+    """{student: record.State} of every collected submission (every folder in submitted/), each judged against the
+    assignment as the driver grades it for that student: with their own due date where they have an extension."""
+    versions, data = record.versions(gb, assignment), decisions.read(coursedir.root)
+    class_due = gb.find_assignment(assignment).duedate
+    states = {}
+    for student, folder in course.submitted(coursedir, assignment).items():
+        due = decisions.due_date(data, assignment, student, class_due)
+        own = versions if due == class_due else record.versions(gb, assignment, due)
+        states[student] = record.inspect(gb, own, assignment, student, folder,
+                                         course.autograded(coursedir, student, assignment))
+    return states
 
 
 def collect(root, assignment):
