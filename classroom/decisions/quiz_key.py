@@ -26,8 +26,9 @@ import os
 import sys
 
 from .. import cells, course
+from ..bookkeeping import digest as key_digest
+from ..bookkeeping import lock
 from . import store as decisions
-from ..grading import record
 
 PREFIX = "quiz_"  # the grade ids of a quiz's checks (tools/quiz_variant.py: quiz_<question id>)
 KNOWINGLY = ("To hand out another quiz knowingly (every student must then fetch it, and is graded with its key): "
@@ -38,7 +39,7 @@ KNOWINGLY = ("To hand out another quiz knowingly (every student must then fetch 
 def digest(checks):
     """The key of a quiz: a digest of its checks [(grade id, source)], None if there are none."""
     found = sorted((name, source) for name, source in checks if name.startswith(PREFIX))
-    return record.digest(found) if found else None
+    return key_digest.digest(found) if found else None
 
 
 def gradebook_key(gb, assignment):
@@ -140,8 +141,6 @@ def open_gradebook(coursedir):
 def main(argv=None):
     """`make release` runs this before nbgrader generate_assignment (exit 2: the source's quiz may not replace the
     handed-out one); with --accept (`QUIZ_REPLACE=yes`), after it, to record the gradebook's key knowingly."""
-    from ..grading import lock
-
     parser = argparse.ArgumentParser(prog="python -m classroom.decisions.quiz_key", description=__doc__.splitlines()[0])
     parser.add_argument("assignment")
     parser.add_argument("--accept", action="store_true", help="record the gradebook's quiz key as the handed-out "

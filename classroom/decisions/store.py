@@ -10,7 +10,7 @@ reads it: `decisions.json` at the course's root (student data: git-ignored, like
   quiz_keys   {assignment: digest}: the key of the graded quiz as it was handed out (classroom.decisions.quiz_key).
 
 The file is written only by these commands, whole or not at all (classroom.atomic), while holding the course's lock
-(classroom.grading.lock), so it never changes in the middle of a grading run:
+(classroom.bookkeeping.lock), so it never changes in the middle of a grading run:
 
     python -m classroom.decisions extension ASSIGNMENT STUDENT "2026-12-18 23:59:00 -0500"   # make extension
     python -m classroom.decisions extension ASSIGNMENT STUDENT --remove
@@ -24,6 +24,7 @@ import os
 import sys
 
 from .. import atomic, course, intake
+from ..bookkeeping import lock
 from ..wording import did_you_mean
 from . import dates
 
@@ -157,8 +158,6 @@ def show(root):
 
 
 def main(argv=None):
-    from ..grading import lock
-
     parser = argparse.ArgumentParser(prog="python -m classroom.decisions", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     ext = commands.add_parser("extension", help="give one student a due date of their own")
