@@ -145,12 +145,12 @@ class SafeCollect(ExchangeCollect):
     def _take(self, record, dest):
         """Copy the hand-in into `dest`, write the server's time and the record; the summary's line for it."""
         src = os.path.join(self.inbound_path, record["filename"])
-        nbgrader_kb = 1000  # nbgrader's max_file_size and max_dir_size are in kB
+        caps = intake.nbgrader_caps(self.coursedir)  # in bytes, from nbgrader's kB
         taken = intake.take_submission(
             src, dest, ignore=self.coursedir.ignore, include=self.coursedir.include, max_files=self.max_files,
-            max_file_bytes=min(self.max_file_bytes, nbgrader_kb * self.coursedir.max_file_size),
-            max_total_bytes=min(self.max_total_bytes, nbgrader_kb * self.coursedir.max_dir_size),
-            first=self.notebooks, first_max_bytes=nbgrader_kb * self.coursedir.max_file_size,
+            max_file_bytes=min(self.max_file_bytes, caps["max_file_bytes"]),
+            max_total_bytes=min(self.max_total_bytes, caps["max_total_bytes"]),
+            first=self.notebooks, first_max_bytes=caps["max_file_bytes"],
             owner=record["uid"] if self.check_owner else None)
         arrived = _utc(max(taken.changed, _last_change(src)))
         claimed = (intake.read_regular(os.path.join(dest, "timestamp.txt")) or b"")[:200].decode(errors="replace")
