@@ -64,11 +64,7 @@ def test_a_due_date_that_cannot_be_read_for_sure_is_refused_saying_how_to_write_
     assert why in str(refused.value) and "2026-12-14 23:59:00 -0500" in str(refused.value)
 
 
-def test_the_seam_is_nbgraders_own_and_datetimes_pass_as_before():
-    import nbgrader.utils
-
-    dates.install()
-    assert nbgrader.utils.parse_utc is dates.parse_utc
+def test_datetimes_and_none_pass_as_nbgraders_parse_utc_passes_them():
     aware = datetime.datetime(2026, 12, 1, 9, 5, tzinfo=datetime.timezone(datetime.timedelta(hours=-5)))
     assert dates.parse_utc(aware) == UTC(2026, 12, 1, 14, 5) and dates.parse_utc(None) is None
 
