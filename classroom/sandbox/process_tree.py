@@ -1,6 +1,6 @@
 """The resident memory and the CPU time of a process tree, read from outside it: the grading child's
-(classroom.trusted.child) and a sandboxed kernel's (classroom.sandbox.cell_limits), so that the machine's load does
-not change what a limit counts."""
+(classroom.trusted.child_handle) and a sandboxed kernel's (classroom.sandbox.cell_limits), so that the machine's load
+does not change what a limit counts."""
 import time
 
 import psutil

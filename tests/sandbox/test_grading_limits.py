@@ -1,7 +1,7 @@
 """What the grader decides on comes from what the student's code cannot rewrite, and ordinary notebook habits cost
 nothing: IPython lines (classroom.trusted.ipython_cells), the memory peak and the inputs read by the grader
-(classroom.trusted.child), the time of a whole submission (classroom.trusted.proxy, verdict). The static loop reading
-and the measures in the student's kernel (classroom.checks) are tested in tests/checks/."""
+(classroom.trusted.child_handle), the time of a whole submission (classroom.trusted.proxy, verdict). The static loop
+reading and the measures in the student's kernel (classroom.checks) are tested in tests/checks/."""
 import numpy as np
 import pytest
 

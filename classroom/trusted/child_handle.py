@@ -1,7 +1,8 @@
-"""One grading child process: started by the grading run's launcher (classroom.sandbox.launchers), spoken to in
-classroom.trusted.protocol, watched from outside.
+"""The grader's handle on one grading child process (the child itself is classroom.trusted.server): it starts the
+child with the grading run's launcher (classroom.sandbox.launchers), speaks classroom.trusted.protocol to it and
+watches it from outside.
 
-`Child.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
+`ChildHandle.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
 seconds of the CPU time the child's process tree uses (read from outside, so that the load of the machine does not
 change it) and at most `timeout` seconds on the clock, a limit for code that waits rather than computes (a child
 still computing at that time is given more, however loaded the machine); a child that runs past either raises
@@ -44,9 +45,10 @@ class OutOfCpuTime(TimeoutError):
         self.seconds = seconds
 
 
-class Child:
-    """One running grading child (server.py, started by `launcher`: the sandbox unless one is given), in a working
-    folder of its own that holds a copy of the files directly in `data_folder` (the assignment's data files)."""
+class ChildHandle:
+    """The handle on one running grading child (server.py, started by `launcher`: the sandbox unless one is given),
+    in a working folder of its own that holds a copy of the files directly in `data_folder` (the assignment's data
+    files)."""
 
     def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES,
                  data_folder=None):
