@@ -31,7 +31,8 @@ from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets import Bool, Integer, Unicode, default
 from traitlets.config.loader import KVArgParseConfigLoader
 
-from .grading import environment, lock, pool, settings
+from .bookkeeping import lock
+from .grading import environment, pool, settings
 from .grading.driver import Interrupted, Refused, run, say, stop
 from .wording import did_you_mean
 from .sandbox import launch

@@ -77,7 +77,7 @@ class SafeCollect(ExchangeCollect):
         self.src_records = [self._chosen(records) for records in students.values()]
 
     def _chosen(self, records):
-        """The hand-in nbgrader collects of one student's: the latest, with --before-duedate the latest in time."""
+        """The one of a student's hand-ins nbgrader collects: the latest (--before-duedate: before the due date)."""
         latest_first = sorted(records, key=lambda record: record["timestamp"], reverse=True)
         if self.duedate is not None and self.before_duedate:
             return next((record for record in latest_first if record["timestamp"] <= self.duedate), latest_first[0])
@@ -243,8 +243,8 @@ def _from_gradebook(coursedir):
             return found.duedate, tuple(f"{nb.name}.ipynb" for nb in found.notebooks)
     except MissingEntry:
         release = coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id)
-        return None, tuple(sorted(name for name in os.listdir(release) if name.endswith(".ipynb"))) \
-            if os.path.isdir(release) else ()
+        names = sorted(os.listdir(release)) if os.path.isdir(release) else []
+        return None, tuple(name for name in names if name.endswith(".ipynb"))
 
 
 def _folder_stat(path):
