@@ -100,6 +100,13 @@ def test_the_graph_sees_relative_lazy_and_from_imports_and_finds_a_circle(tmp_pa
     assert circles(import_graph(top)) == [["high", "low", "mid"]]
 
 
+def test_no_circle_between_the_modules_of_coursekit():
+    """The course kit the tests and the benches share: each of its modules is a room."""
+    graph = import_graph(ROOT / "coursekit")
+    assert {"course", "grading_runs", "parts"} <= set(graph)
+    assert circles(graph) == [], {room: sorted(targets) for room, targets in graph.items()}
+
+
 def test_no_circle_between_the_rooms_of_classroom():
     graph = import_graph(ROOT / "classroom")
     assert {"grading", "decisions", "sandbox", "trusted", "bookkeeping"} <= set(graph)  # the walk sees the rooms
