@@ -12,11 +12,16 @@ Everywhere else the course plugs in by nbgrader's configuration and subclasses i
                              (sys.excepthook), not a traceback;
   serve_first(web_app, ...)  the formgrader's Autograde button posts to a route nbgrader's formgrader serves itself,
                              and no trait chooses its handler: ours is put ahead of it in the Jupyter server's tornado
-                             routing, whichever of the two extensions is loaded first.
+                             routing, whichever of the two extensions is loaded first;
+  collect_path(app, step)    where zip_collect keeps each step (ZipCollectApp._format_collect_path, which every step
+                             of nbgrader's zip_collect uses), so the LMS route reads and writes where nbgrader looks;
+  match_at_start(plugin, p)  nbgrader's own matching of `named_regexp` at the start of a path
+                             (FileNameCollectorPlugin._match), so a pattern written for nbgrader places the same files.
 
-The sandboxed kernel's launch (classroom.sandbox.kernel) overrides two private methods of jupyter_client's
-KernelManager, not of nbgrader: they stay with the kernel manager, the sandbox being below this package, and are
-tested in the same file.
+Two seams stay where they are used, as this package is above them: the late penalty's bounds
+(classroom.decisions.penalty calls AssignLatePenalties._check_late_penalty, so a penalty is kept between 0 and the
+score, with nbgrader's warnings), and the sandboxed kernel's launch (classroom.sandbox.kernel overrides two private
+methods of jupyter_client's KernelManager, not of nbgrader). The same test file checks them.
 """
 import sys
 
@@ -56,3 +61,16 @@ def serve_first(web_app, host_pattern, handlers):
     for router, old in zip(routers, before):
         added = [rule for rule in router.rules if rule not in old]
         router.rules[:] = added + old
+
+
+def collect_path(app, step):
+    """The folder of one step of nbgrader's zip_collect (`app` a ZipCollectApp; `step` its archive_directory,
+    extracted_directory, or a file name beside them): downloaded/<assignment>/<step>, as the course's
+    c.ZipCollectApp.collect_directory_structure lays it out, where nbgrader looks."""
+    return app._format_collect_path(step)
+
+
+def match_at_start(plugin, path):
+    """The groups of `plugin.named_regexp` (a FileNameCollectorPlugin's) matched at the start of `path`, or None: as
+    nbgrader's zip_collect matches them."""
+    return plugin._match(path)

@@ -95,6 +95,32 @@ def test_our_handler_answers_whichever_extension_loads_first(nbgrader_first):
     assert answering("/formgrader/api/assignments") is Theirs and answering("/api/other") is web.RequestHandler
 
 
+# ---- zip_collect's folders and matching, the late penalty's bounds ----------------------------------------------
+def test_zip_collect_keeps_each_step_where_the_seam_says_and_matches_as_the_seam_calls_it(tmp_path):
+    from nbgrader.apps.zipcollectapp import ZipCollectApp
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
+
+    assert list(inspect.signature(ZipCollectApp._format_collect_path).parameters) == ["self", "collect_step"]
+    for step in (ZipCollectApp.extract_archive_files, ZipCollectApp.process_extracted_files):  # nbgrader's steps
+        assert _calls(step, "self._format_collect_path"), step.__name__  # find their folders through it
+    app = ZipCollectApp(coursedir=CourseDirectory(root=str(tmp_path), assignment_id="ps1"))
+    assert nbgrader_seams.collect_path(app, "archive") == str(tmp_path / "downloaded" / "ps1" / "archive")
+    plugin = FileNameCollectorPlugin(named_regexp=r"(?P<student_id>\w+)_(?P<file_id>\w+)")
+    assert nbgrader_seams.match_at_start(plugin, "alice_ps1.ipynb") == {"student_id": "alice", "file_id": "ps1"}
+    assert nbgrader_seams.match_at_start(plugin, "x/alice_ps1.ipynb") is None  # at the start only
+
+
+def test_nbgraders_late_penalty_is_still_bounded_by_the_method_the_penalty_calls():
+    from nbgrader.preprocessors import AssignLatePenalties
+
+    assert list(inspect.signature(AssignLatePenalties._check_late_penalty).parameters) == ["self", "notebook",
+                                                                                          "penalty"]
+    assert _calls(AssignLatePenalties.preprocess, "self._check_late_penalty")
+    step, notebook = AssignLatePenalties(), type("Notebook", (), {"score": 3.0})()
+    assert [step._check_late_penalty(notebook, p) for p in (-1.0, 2.0, 5.0)] == [0, 2.0, 3.0]
+
+
 # ---- the sandboxed kernel's launch: jupyter_client's KernelManager -----------------------------------------------
 def test_jupyter_client_still_launches_and_cleans_up_through_the_methods_the_kernel_manager_overrides():
     from jupyter_client.manager import AsyncKernelManager, KernelManager
@@ -150,9 +176,48 @@ def test_no_module_but_the_seams_assigns_into_nbgrader():
     assert found == ["classroom/plugins/nbgrader_seams.py: nbgrader.utils.parse_utc"]
 
 
+def _private_names_of_nbgrader():
+    """Every name with one leading underscore that a module or a class of the installed nbgrader defines."""
+    import nbgrader
+
+    found = set()
+    for info in pkgutil.walk_packages(nbgrader.__path__, "nbgrader."):
+        if ".tests" in info.name or info.name.endswith("__main__") or ".docs" in info.name:
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001 (a part of nbgrader this environment cannot import is used by nobody here)
+            continue
+        for name, value in vars(module).items():
+            if inspect.isclass(value) and value.__module__ == module.__name__:
+                found.update(attr for attr in vars(value) if attr.startswith("_") and not attr.startswith("__"))
+            elif name.startswith("_") and not name.startswith("__"):
+                found.add(name)
+    return found
+
+
+def test_no_module_but_the_documented_ones_reaches_a_private_name_of_nbgraders():
+    """`x._name` where nbgrader defines `_name` and classroom does not: only in the seams (and the late penalty)."""
+    theirs, ours, trees = _private_names_of_nbgrader(), set(), {}
+    for path in sorted((ROOT / "classroom").rglob("*.py")):
+        trees[path] = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(trees[path]):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                ours.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                ours.update(t.id if isinstance(t, ast.Name) else t.attr for t in targets
+                            if isinstance(t, (ast.Name, ast.Attribute)))
+    found = sorted({f"{path.relative_to(ROOT).as_posix()}: {node.attr}" for path, tree in trees.items()
+                    for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in theirs - ours})
+    assert found == ["classroom/decisions/penalty.py: _check_late_penalty",
+                     "classroom/plugins/nbgrader_seams.py: _format_collect_path",
+                     "classroom/plugins/nbgrader_seams.py: _match"]
+
+
 def test_each_seam_has_its_line_in_the_differences_page():
     page = (ROOT / "docs" / "differences-from-nbgrader.md").read_text(encoding="utf-8")
     section = page[page.index("## Private seams"):]
     for name in ("nbgrader.utils.parse_utc", "sys.excepthook", "serve_first", "_async_launch_kernel",
-                 "_async_cleanup_resources", "init_src"):
+                 "_async_cleanup_resources", "init_src", "_format_collect_path", "_match", "_check_late_penalty"):
         assert name in section, name
