@@ -11,7 +11,7 @@ line, e.g. `c.ClassroomAutogradeApp.jobs = 4` or `c.ClassroomAutogradeApp.schedu
 
 What a run grades, how and where: classroom.grading.driver, which this application runs in place of nbgrader's
 converter. Before any grade is touched: the configuration is checked (classroom.grading.settings), the course's lock is
-taken (classroom.grading.lock: a second run refuses, saying who holds it, or waits with --wait), and every student's
+taken (classroom.bookkeeping.lock: a second run refuses, saying who holds it, or waits with --wait), and every student's
 code must run in a bubblewrap sandbox (classroom.sandbox) unless --no-sandbox says, knowingly, to grade without one.
 The run stops, as for Ctrl-C, when the process that started it ends (`make autograde` execs it, so killing make stops
 it and frees the lock).
@@ -28,7 +28,8 @@ import sys
 from nbgrader.apps.autogradeapp import AutogradeApp
 from traitlets import Bool, Integer, Unicode, default
 
-from .grading import lock, pool, settings
+from .bookkeeping import lock
+from .grading import pool, settings
 from .grading.driver import Interrupted, Refused, run, say, stop
 from .app.base import strict_loader
 from .sandbox import launch

@@ -8,7 +8,8 @@ with the instructor's rights. These functions make that safe:
   check_student_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
   take_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why,
                                       and when the server last saw anything of it change (Taken);
-  copy_submission(source, dest, ...)  the same, returning only what was dropped.
+  copy_submission(source, dest, ...)  the same, returning only what was dropped;
+  nbgrader_caps(coursedir)            the size caps of nbgrader's CourseDirectory, in bytes (its kB is 1000 bytes).
 
 RECORD is the note collect leaves beside a collected hand-in in submitted/ (write_record, read_record): who handed
 it in, when the server saw it, what the student's timestamp.txt claimed, and what was left out and why. It starts
@@ -27,7 +28,7 @@ import stat
 from dataclasses import dataclass, field
 
 from .safe_copy import DIR_FLAGS, FILE_FLAGS, Copier, kind
-from .units import MiB
+from .units import MiB, nbgrader_bytes
 
 MAX_FILE_BYTES = 20 * MiB   # one file; the notebooks of this course are well under 1 MiB
 MAX_TOTAL_BYTES = 50 * MiB  # every file of one submission together
@@ -118,6 +119,13 @@ def take_submission(source, dest, *, max_file_bytes=MAX_FILE_BYTES, max_total_by
     finally:
         os.close(src_fd)
     return Taken(copier.dropped, copier.changed_ns / 1e9)
+
+
+def nbgrader_caps(coursedir):
+    """The caps nbgrader's CourseDirectory sets (max_file_size, max_dir_size, in nbgrader's kB: units.NBGRADER_KB), as
+    take_submission's keywords in bytes: a file over max_file_size is left out, as nbgrader leaves it out."""
+    return {"max_file_bytes": nbgrader_bytes(coursedir.max_file_size),
+            "max_total_bytes": nbgrader_bytes(coursedir.max_dir_size)}
 
 
 def copy_submission(source, dest, **caps):

@@ -10,6 +10,7 @@ from classroom import course as classroom_course
 from classroom.grading import record
 from coursekit import course
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.parts import DASK
 from coursekit.ports import free_port
 from coursekit.waiting import until
 
@@ -18,7 +19,6 @@ CODE = {"right": (SUBMISSIONS / "correct_matmul.py").read_text(),
         "wrong": (SUBMISSIONS / "wrong_missing_alpha_factor.py").read_text(),
         "hangs": (SUBMISSIONS / "cheat_infinite_loop.py").read_text()}
 # Limits low enough that the hanging one costs a second or two, not fifteen (INSTRUCTORS.md, Limits).
-DASK = Path(sys.executable).parent / "dask"  # the `dask` command of this environment (Dask `distributed`)
 QUICK_LIMITS = "c.TrustedGrades.call_timeout = 1\nc.TrustedGrades.max_strikes = 1\nc.ExecuteForDisplay.timeout = 2\n"
 
 

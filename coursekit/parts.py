@@ -14,10 +14,14 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+
+
+DASK = Path(sys.executable).parent / "dask"  # the `dask` command of this environment (Dask `distributed`)
 
 
 class Missing(NamedTuple):
@@ -71,8 +75,6 @@ def _postgres():
 
 
 def _dask():
-    from coursekit.grading_runs import DASK
-
     if importlib.util.find_spec("distributed") is None or not DASK.exists():
         return Missing("Dask's `distributed` is not installed in this environment",
                        "make .venv/.ready (requirements.txt)")

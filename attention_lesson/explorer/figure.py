@@ -220,7 +220,3 @@ class ExplorerFigure:
             self.figure.savefig(buffer, format="svg", metadata={"Date": None})
         return buffer.getvalue()
 
-
-def plot_explorer(state):
-    """Draw one state of the explorer and return the matplotlib Figure (for a still picture or a test)."""
-    return ExplorerFigure(state).figure

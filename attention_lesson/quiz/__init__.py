@@ -1,6 +1,6 @@
 """The five self-check questions of notebooks/05-test-your-intuition.ipynb, and the form of a quiz answer.
 
-* bank: the sealed question bank (bank.json beside it): loading, judging and explaining answers, sealing;
+* bank: the question bank (bank.json beside it, its answers hashed out of sight, not secret): loading, judging and explaining answers, sealing;
 * widgets: the answer boxes of the self-check notebook (`ask`), a thin ipywidgets layer over bank;
 * answer_form: the form an answer must take, checked by the self-check and by the graded quiz's grade cells.
 

@@ -1,11 +1,14 @@
-"""The sealed question bank: loading it, judging an answer, explaining it, and sealing a plain bank.
+"""The self-check's question bank: loading it, judging an answer, explaining it, and sealing a plain bank.
 
 Used by notebooks/05-test-your-intuition.ipynb (through attention_lesson.quiz.widgets) and by tools/quiz_bank.py.
-The bank, `bank.json` beside this file, is sealed: the right answer of each question is stored only as a salted
-SHA-256 hash, and each explanation is stored scrambled with a key derived from the answer it explains. So a student
-who opens the file reads the questions and options, but neither which option is right nor the explanations;
-checking an answer (here, or in the widget) reveals the explanation of what was chosen, as a good self-check
-should. The graded quiz is not these questions: it is a parallel variant drawn by classroom.quiz.variants.
+In the bank, `bank.json` beside this file, the right answer of each question is stored as a salted SHA-256 hash and
+each explanation scrambled with a key derived from the answer it explains ("sealed"). That keeps the answers out of
+sight, not secret: a learner who opens the file reads the questions and options but cannot see at a glance which
+option is right, nor read the explanations before answering; the salt is stored beside the hash, so anyone can
+recover an answer by trying each option (recover_answer does exactly that), and nothing is graded on it. Checking
+an answer (here, or in the widget) shows the explanation of what was chosen, as a self-check should. The graded quiz
+is not these questions: it is a parallel variant drawn by classroom.quiz.variants, whose key never reaches the
+learner's notebook.
 """
 import base64
 import hashlib
@@ -41,7 +44,7 @@ class Verdict:
 
 
 def load_bank(path=BANK_PATH):
-    """Read the sealed question bank: a dict from question id to Question, in the bank's order."""
+    """Read the question bank: a dict from question id to Question, in the bank's order."""
     raw = json.loads(Path(path).read_text(encoding="utf-8"))
     bank = {}
     for entry in raw["questions"]:
@@ -103,11 +106,6 @@ def recover_answer(question, largest_number=10000):
     raise ValueError(f"{question.id}: no answer in the search range matches the stored hash")
 
 
-def recover_answers(bank):
-    """The right answer to every question of `bank`, by question number (1, 2, ...), as recover_answer finds it."""
-    return {n: recover_answer(q) for n, q in enumerate(bank.values(), start=1)}
-
-
 def check(question, answer):
     """Judge an answer and explain it: the verdict and the explanation of each option chosen.
 
@@ -129,7 +127,7 @@ def explanation(question, key):
 
 
 def seal(plain):
-    """Turn a plain bank (answers and explanations in clear) into the sealed form stored in the package.
+    """Turn a plain bank (answers and explanations in clear) into the hashed form stored in the package.
 
     `plain` is {"questions": [{id, kind, prompt, options, salt, answer, explanations}]}, where for a number
     `explanations` is {"correct": ..., "hint": ...} and otherwise {letter: explanation}. Used by

@@ -76,7 +76,7 @@ class QuizKeyCommand(Command):
     @staticmethod
     def accept(app, assignment):
         from ..decisions import quiz_key, store
-        from ..grading import lock
+        from ..bookkeeping import lock
 
         gb = quiz_key.open_gradebook(app.coursedir)
         if gb is None:
@@ -105,7 +105,7 @@ class FeedbackCommand(Command):
 
     def run(self):
         from ..decisions import store
-        from ..grading import lock
+        from ..bookkeeping import lock
 
         with lock.hold(lock.work_folder(self.coursedir.root), wait=True,
                        tell=lambda message: print(f"[classroom feedback] {message}", file=sys.stderr, flush=True)):
@@ -194,7 +194,7 @@ class DecisionsCommand(Command):
 
 def decide(app, change):
     """Make one decision under the course's lock; what it said, or why nothing was changed."""
-    from ..grading import lock
+    from ..bookkeeping import lock
 
     try:
         with lock.hold(lock.work_folder(app.coursedir.root), wait=True,

@@ -14,14 +14,14 @@ not know ("PST", "Europe/Nowhere") is dropped without a word, so the date is tak
 Anything else is refused (ValueError, DueDateError): an unknown name ("PST": say -0800 or America/Los_Angeles), the
 POSIX form UTC-5 (which means +5), a local time that does not exist or happens twice at a daylight-saving change.
 
-`install()` puts the strict reading in place of nbgrader's, once, at that one seam: the plugin selection
-(classroom/plugins/nbgrader_config.py) calls it, so every nbgrader command and the formgrader that read the course's
-configuration use it. Timestamps nbgrader writes
-itself ("2026-12-01 14:05:00.123456 UTC") read as before.
+`parse_utc` is nbgrader's parse_utc with due dates read by parse_due; the plugin selection
+(classroom/plugins/nbgrader_config.py) puts it in place of nbgrader's, at nbgrader's one seam for due dates
+(classroom.plugins.nbgrader_seams.read_due_dates_strictly), so every nbgrader command and the formgrader that read
+the course's configuration use it. Timestamps nbgrader writes itself ("2026-12-01 14:05:00.123456 UTC") read as
+before.
 """
 import datetime
 import re
-import sys
 import zoneinfo
 
 import dateutil.parser
@@ -119,25 +119,3 @@ def parse_utc(ts):
     if isinstance(ts, datetime.datetime):
         return ts if ts.tzinfo is None else (ts - ts.utcoffset()).replace(tzinfo=None)
     return parse_due(ts)
-
-
-def install():
-    """Make nbgrader read every date through parse_utc above (its gradebook calls `nbgrader.utils.parse_utc` at the
-    moment it reads a due date, so replacing the module's function is the one place). Safe to call again."""
-    import nbgrader.utils
-
-    nbgrader.utils.parse_utc = parse_utc
-    if not getattr(sys.excepthook, "due_dates", False):
-        sys.excepthook = _said(sys.excepthook)
-
-
-def _said(hook):
-    """sys.excepthook that ends a command refused for its due date with the one sentence that says why (the nbgrader
-    command then exits 1, nothing written), not a traceback; any other exception goes to `hook`."""
-    def excepthook(kind, value, traceback):
-        if isinstance(value, DueDateError):
-            print(f"[nbgrader] ERROR: nothing was changed: {value}", file=sys.stderr)
-        else:
-            hook(kind, value, traceback)
-    excepthook.due_dates = True
-    return excepthook

@@ -27,4 +27,6 @@ def late_penalty(config, student, notebook, seconds_late):
     step = AssignLatePenalties(config=config)
     step.init_plugin()
     found = step.plugin_inst.late_submission_penalty(student, notebook.score, seconds_late)
+    # nbgrader's bounds, by its private method: a seam of docs/differences-from-nbgrader.md ("Private seams"),
+    # checked against the installed nbgrader by tests/plugins/test_nbgrader_seams.py.
     return None if found is None else step._check_late_penalty(notebook, found)

@@ -24,8 +24,9 @@ import json
 import os
 
 from .. import cells, course
+from ..bookkeeping import digest as key_digest
+from ..bookkeeping import lock
 from . import store as decisions
-from ..grading import record
 
 PREFIX = "quiz_"  # the grade ids of a quiz's checks (tools/quiz_variant.py: quiz_<question id>)
 KNOWINGLY = ("To hand out another quiz knowingly (every student must then fetch it, and is graded with its key): "
@@ -36,7 +37,7 @@ KNOWINGLY = ("To hand out another quiz knowingly (every student must then fetch 
 def digest(checks):
     """The key of a quiz: a digest of its checks [(grade id, source)], None if there are none."""
     found = sorted((name, source) for name, source in checks if name.startswith(PREFIX))
-    return record.digest(found) if found else None
+    return key_digest.digest(found) if found else None
 
 
 def gradebook_key(gb, assignment):

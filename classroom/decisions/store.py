@@ -10,7 +10,7 @@ reads it: `decisions.json` at the course's root (student data: git-ignored, like
   quiz_keys   {assignment: digest}: the key of the graded quiz as it was handed out (classroom.decisions.quiz_key).
 
 The file is written only by these commands, whole or not at all (classroom.atomic), while holding the course's lock
-(classroom.grading.lock), so it never changes in the middle of a grading run:
+(classroom.bookkeeping.lock), so it never changes in the middle of a grading run:
 
     classroom extension ASSIGNMENT STUDENT "2026-12-18 23:59:00 -0500"   # make extension
     classroom extension ASSIGNMENT STUDENT --remove
@@ -22,6 +22,7 @@ import json
 import os
 
 from .. import atomic, course, intake
+from ..bookkeeping import lock
 from ..wording import did_you_mean
 from . import dates
 

@@ -24,6 +24,7 @@ import os
 import shutil
 
 from .. import course
+from ..bookkeeping.digest import digest
 from ..decisions import penalty
 from . import record, result
 
@@ -153,7 +154,7 @@ def _write_gradebook(job, values, db_url):
     with Gradebook(db_url, job.course_id) as gb:
         with one_transaction(gb):
             if job.assignment_version is not None and \
-                    record.digest(sorted(record.versions(gb, job.assignment).items())) != job.assignment_version:
+                    digest(sorted(record.versions(gb, job.assignment).items())) != job.assignment_version:
                 raise AssignmentChanged(f"the assignment {job.assignment} changed in the gradebook while this run "
                                         "graded (`make release`, or the formgrader's Generate)")
             try:

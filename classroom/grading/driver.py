@@ -19,7 +19,7 @@ here, grades in this process; `make autograde` passes the number of cores), --sc
 cluster; either way only this process writes the gradebook, one submission at a time. A progress bar
 (classroom.grading.progress) shows on a terminal.
 
-`run` does it under the course's lock (classroom.grading.lock), after `prepare` (the assignment, the selection, the
+`run` does it under the course's lock (classroom.bookkeeping.lock), after `prepare` (the assignment, the selection, the
 decisions, the quiz key: Refused, exit 2, when grading may not start) and `plan` (what to grade, and why); `grade`
 stages every job with the graders and commits each one here; `say` is the one voice of the run on stderr. SIGHUP and
 SIGTERM stop it as Ctrl-C does (`stop`: Interrupted), the submission being graded keeping its previous state.
@@ -30,10 +30,12 @@ import signal
 import sys
 
 from .. import course, intake
+from ..bookkeeping import lock
+from ..bookkeeping.digest import digest
 from ..decisions import quiz_key
 from ..decisions import store as decisions
 from ..wording import did_you_mean
-from . import commit, design, lock, pool, progress, record, result, staging
+from . import commit, design, pool, progress, record, result, staging
 
 TAG = "[classroom.autograde]"
 
@@ -88,7 +90,7 @@ def plan(app, gb, assignment, versions, data):
     force = any(app.config[section].get("force") for section in ("Autograde", "BaseConverter") if section in app.config)
     selected = [n for n in versions if fnmatch.fnmatch(n, coursedir.notebook_id or "*")]
     class_due = gb.find_assignment(assignment).duedate
-    whole = record.digest(sorted(versions.items()))
+    whole = digest(sorted(versions.items()))
     jobs, current, refused, skipped = [], 0, [], []
     for student, folder in course.submitted(coursedir, assignment).items():
         try:
@@ -240,7 +242,7 @@ def run(app, assignment, wait, options):
         for student, why in refused:
             say(f"{student}: refused, not graded: {why}")
         # the template depends only on the assignment's version: kept between runs, made again when it changes
-        template = os.path.join(work, f"template-{assignment}-{record.digest(sorted(versions.items()))}.db")
+        template = os.path.join(work, f"template-{assignment}-{digest(sorted(versions.items()))}.db")
         failed, done, changed = [], 0, None
         if jobs:
             with pool.stager(app.log, **options) as graders:

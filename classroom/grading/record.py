@@ -16,26 +16,17 @@ and its result, classroom.grading.result), and names every notebook whose gradin
 file name starts with a dot and is listed in CourseDirectory.ignore (nbgrader_config.py), so nbgrader never copies it
 into feedback/ nor takes one from a student.
 """
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 
 from .. import atomic
+from ..bookkeeping.digest import digest
 from ..intake import read_regular
 from . import notebook_files, result
 
 RECORD = ".classroom-grading.json"
 FORMAT = 1
-
-
-def digest(parts):
-    """A short hex digest of a sequence of values (bytes as they are, anything else by its repr)."""
-    hasher = hashlib.sha256()
-    for part in parts:
-        hasher.update(part if isinstance(part, bytes) else repr(part).encode())
-        hasher.update(b"\0")
-    return hasher.hexdigest()[:32]
 
 
 def submission_digest(folder, filename):

@@ -208,12 +208,10 @@ def stage(job, template, work, log):
         gradebook = os.path.join(area, "gradebook.db")
         os.makedirs(submission)
         staged = Staged(area, folder, gradebook)
-        limits = CourseDirectory(config=job.config)  # nbgrader's own size limits of a submission, in KB
         try:
             collected = [tuple(entry) for entry in intake.read_record(job.submitted).get("dropped", [])]
-            staged.dropped = collected + intake.copy_submission(job.submitted, submission,
-                                                    max_file_bytes=limits.max_file_size * 1024,
-                                                    max_total_bytes=limits.max_dir_size * 1024)
+            staged.dropped = collected + intake.copy_submission(
+                job.submitted, submission, **intake.nbgrader_caps(CourseDirectory(config=job.config)))
         except intake.BadSubmission as exc:
             raise GraderFailure(f"the submitted folder cannot be read safely ({exc}); it was not graded") from exc
         left_out = staged.left_out = notebook_files.set_aside(job, submission, dict(staged.dropped), staged.mended)

@@ -17,7 +17,8 @@ import sys
 from nbgrader.apps.zipcollectapp import ZipCollectApp
 
 from .. import atomic
-from .collector import LmsCollector, collect_path
+from ..plugins.nbgrader_seams import collect_path
+from .collector import LmsCollector
 from .extractor import SafeExtractor
 
 MANIFEST = "lms-collected.json"

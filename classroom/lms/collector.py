@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
 
 from .. import cells, intake
+from ..plugins.nbgrader_seams import collect_path, match_at_start
 from . import member_names
 from .extractor import Origin
 from .refusals import Refusal, Refusing
@@ -100,7 +101,7 @@ class LmsCollector(Refusing, FileNameCollectorPlugin):
 
     def candidate(self, origin, path, roster, why_no_roster, released):
         member = origin.member
-        groups = self._match(path) if self.named_regexp else None  # nbgrader's own matching
+        groups = match_at_start(self, path) if self.named_regexp else None  # nbgrader's own matching
         if groups and (problem := pattern_problem(self.named_regexp, matched=True)):
             self.parent.fail(problem)  # nbgrader too stops when its pattern matched but names no student
         info = (member_names.from_pattern(groups) if groups else None) or member_names.parse(member)
@@ -170,14 +171,6 @@ class LmsCollector(Refusing, FileNameCollectorPlugin):
                 return gb.find_assignment(coursedir.assignment_id).duedate
         except MissingEntry:
             return None
-
-
-def collect_path(app, step):
-    """The folder of one step of nbgrader's zip_collect (`app` a ZipCollectApp; `step` its archive_directory,
-    extracted_directory, or a file name beside them): downloaded/<assignment>/<step>, as the course's
-    c.ZipCollectApp.collect_directory_structure lays it out. The one place that calls nbgrader's private
-    ZipCollectApp._format_collect_path, which every step of zip_collect uses: what it gives is where nbgrader looks."""
-    return app._format_collect_path(step)
 
 
 def _newness(placed):

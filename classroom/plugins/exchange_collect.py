@@ -26,13 +26,14 @@ and changes this:
     ends with a summary and a non-zero exit status (the formgrader's Collect shows it as an error).
 """
 import datetime
+import glob
 import os
 import shutil
 import stat
 
 from nbgrader.exchange import ExchangeError
 from nbgrader.exchange.default.collect import ExchangeCollect
-from nbgrader.utils import parse_utc
+from nbgrader.utils import check_mode, parse_utc
 from traitlets import Dict, Float, Integer, Unicode
 
 from .. import intake
@@ -54,12 +55,37 @@ class SafeCollect(ExchangeCollect):
 
     # -- which folders -------------------------------------------------------------------------------------------
     def init_src(self):
-        super().init_src()
-        self.notebooks = _assignment_notebooks(self.coursedir)
+        """nbgrader's init_src (an exchange class's step, made to be overridden), each inbound folder read by
+        `_hand_in`: a folder that cannot be taken is kept in `self.refused`, never among a student's hand-ins."""
+        if self.coursedir.course_id == "":
+            self.fail("No course id specified. Re-run with --course flag.")
+        self.course_path = os.path.join(self.root, self.coursedir.course_id)
+        self.inbound_path = os.path.join(self.course_path, "inbound")
+        if not os.path.isdir(self.inbound_path):
+            self.fail(f"Course not found: {self.inbound_path}")
+        if not check_mode(self.inbound_path, read=True, execute=True):
+            self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
+        wanted = f"{self.coursedir.student_id or '*'}+{self.coursedir.assignment_id}+*"
+        students, self.refused = {}, []
+        for path in glob.glob(os.path.join(self.inbound_path, wanted)):
+            record = self._hand_in(path)
+            if "refused" in record:
+                self.refused.append(record)
+            else:
+                students.setdefault(record["username"], []).append(record)
+        self.duedate, self.notebooks = _from_gradebook(self.coursedir)
+        self.src_records = [self._chosen(records) for records in students.values()]
 
-    def _path_to_record(self, path):
-        """nbgrader's record of an inbound folder, with the server's time; a folder that cannot be taken gets a
-        record of its own (never the latest of a real student's), marked `refused` with the reason."""
+    def _chosen(self, records):
+        """The one of a student's hand-ins nbgrader collects: the latest (--before-duedate: before the due date)."""
+        latest_first = sorted(records, key=lambda record: record["timestamp"], reverse=True)
+        if self.duedate is not None and self.before_duedate:
+            return next((record for record in latest_first if record["timestamp"] <= self.duedate), latest_first[0])
+        return latest_first[0]
+
+    def _hand_in(self, path):
+        """The record of an inbound folder (nbgrader's keys, with the server's time), or one marked `refused` with the
+        reason when the folder cannot be taken."""
         folder = os.path.basename(path)
         parts = folder.rsplit("+", 3)
         try:
@@ -70,8 +96,7 @@ class SafeCollect(ExchangeCollect):
             account = self._account_check(parts[0], st.st_uid)
         except intake.BadSubmission as refusal:
             self.log.error("Not collected: %r in %s: %s", folder, os.path.dirname(path), refusal)
-            return {"username": ("refused", folder), "filename": folder, "timestamp": datetime.datetime.min,
-                    "refused": str(refusal)}
+            return {"filename": folder, "refused": str(refusal)}
         return {"username": parts[0], "filename": folder, "timestamp": _utc(_last_change(path)),
                 "account": account, "uid": st.st_uid, "named": parts[2]}
 
@@ -91,8 +116,7 @@ class SafeCollect(ExchangeCollect):
 
     # -- collecting ----------------------------------------------------------------------------------------------
     def copy_files(self):
-        refused = [record for record in self.src_records if "refused" in record]
-        records = [record for record in self.src_records if "refused" not in record]
+        refused, records = self.refused, self.src_records
         what = f"{self.coursedir.assignment_id!r} for course {self.coursedir.course_id!r}"
         if records:
             self.log.info("Processing %d submissions of %s", len(records), what)
@@ -145,12 +169,12 @@ class SafeCollect(ExchangeCollect):
     def _take(self, record, dest):
         """Copy the hand-in into `dest`, write the server's time and the record; the summary's line for it."""
         src = os.path.join(self.inbound_path, record["filename"])
-        nbgrader_kb = 1000  # nbgrader's max_file_size and max_dir_size are in kB
+        caps = intake.nbgrader_caps(self.coursedir)  # in bytes, from nbgrader's kB
         taken = intake.take_submission(
             src, dest, ignore=self.coursedir.ignore, include=self.coursedir.include, max_files=self.max_files,
-            max_file_bytes=min(self.max_file_bytes, nbgrader_kb * self.coursedir.max_file_size),
-            max_total_bytes=min(self.max_total_bytes, nbgrader_kb * self.coursedir.max_dir_size),
-            first=self.notebooks, first_max_bytes=nbgrader_kb * self.coursedir.max_file_size,
+            max_file_bytes=min(self.max_file_bytes, caps["max_file_bytes"]),
+            max_total_bytes=min(self.max_total_bytes, caps["max_total_bytes"]),
+            first=self.notebooks, first_max_bytes=caps["max_file_bytes"],
             owner=record["uid"] if self.check_owner else None)
         arrived = _utc(max(taken.changed, _last_change(src)))
         claimed = (intake.read_regular(os.path.join(dest, "timestamp.txt")) or b"")[:200].decode(errors="replace")
@@ -209,17 +233,18 @@ class SafeCollect(ExchangeCollect):
             raise ExchangeError(f"{len(lines)} hand-ins of {assignment!r} were refused (see above)")
 
 
-def _assignment_notebooks(coursedir):
-    """The file names of the assignment's notebooks: the gradebook's, else release/'s."""
+def _from_gradebook(coursedir):
+    """(due date or None, the file names of the notebooks) of the assignment: the gradebook's, else release/'s."""
     from nbgrader.api import Gradebook, MissingEntry
 
     try:
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
-            return tuple(f"{nb.name}.ipynb" for nb in gb.find_assignment(coursedir.assignment_id).notebooks)
+            found = gb.find_assignment(coursedir.assignment_id)
+            return found.duedate, tuple(f"{nb.name}.ipynb" for nb in found.notebooks)
     except MissingEntry:
         release = coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id)
-        return tuple(sorted(name for name in os.listdir(release) if name.endswith(".ipynb"))) \
-            if os.path.isdir(release) else ()
+        names = sorted(os.listdir(release)) if os.path.isdir(release) else []
+        return None, tuple(name for name in names if name.endswith(".ipynb"))
 
 
 def _folder_stat(path):

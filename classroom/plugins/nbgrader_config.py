@@ -8,15 +8,16 @@ or puts this folder on nbgrader's config path (JUPYTER_CONFIG_PATH=<this folder>
 run nbgrader's own tests with these plugins (docs/differences-from-nbgrader.md). A course's own lines, read after
 this file, override it. What each piece does: INSTRUCTORS.md and the modules named below.
 """
-from classroom.decisions import dates as due_dates
 from classroom.feedback import page as feedback_page
+from classroom.plugins import nbgrader_seams
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 
 # Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
 # right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/decisions/dates.py
-# puts that reading in place of nbgrader 0.9.5's, which takes -0500 for -500 seconds).
-due_dates.install()
+# reads them; classroom/plugins/nbgrader_seams.py puts that reading in place of nbgrader 0.9.5's, which takes -0500 for
+# -500 seconds).
+nbgrader_seams.read_due_dates_strictly()
 
 PREPROCESSORS = "classroom.preprocessors"
 # Autograde: nbgrader's own pipeline, every student process in the sandbox. Each assignment is graded with the design

@@ -10,7 +10,7 @@ clock while computing nothing (sleeping, waiting), as nbgrader's own limit count
 import asyncio
 import time
 
-from ..trusted.child import Tree
+from .process_tree import Tree
 
 POLL = 0.05  # seconds between two readings of a running cell's CPU time
 WINDOW = 1.0  # seconds over which a cell past its time on the clock must be computing to be given more

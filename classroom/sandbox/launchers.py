@@ -7,7 +7,7 @@
 passes that). A launcher may also be named by its import path: another one is a subclass of `Launcher`.
 
 The display run's kernel (classroom.sandbox.kernel, classroom.preprocessors.execute_for_display) and the grading
-child (classroom.trusted.child, through classroom.preprocessors.trusted_grades) are both started with it: each
+child (classroom.trusted.child_handle, through classroom.preprocessors.trusted_grades) are both started with it: each
 preprocessor asks `chosen(self)` for the launcher, `check()`s it before any student code runs, and hands it down.
 """
 from traitlets import TraitError, Type

@@ -1,7 +1,7 @@
 """The two files that carry the arrays of one call of the student's function, written and read back by the grader.
 
 The grading child (classroom.trusted.server) maps the writeable file shared and the read-only one read-only (bound
-read-only into the sandbox, owned by the grader, classroom.trusted.child); after the call the grader reads the
+read-only into the sandbox, owned by the grader, classroom.trusted.child_handle); after the call the grader reads the
 writeable file back itself, so what the call did to its inputs is never the child's word.
 """
 import os

@@ -1,5 +1,5 @@
-"""The wire protocol between the grader (classroom.trusted.child) and the grading child (classroom.trusted.server),
-in one place.
+"""The wire protocol between the grader (classroom.trusted.child_handle) and the grading child
+(classroom.trusted.server), in one place.
 
 A frame is a JSON header, then blobs (NumPy arrays as .npy bytes, never pickles), each length-prefixed. A value (what
 the student's function returns, a name the student's cells bind, an argument that is not an array) travels as plain

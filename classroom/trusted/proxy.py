@@ -1,6 +1,6 @@
 """The trusted side of grading: a student's solution, run in a separate child process, seen through proxies.
 
-`StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child,
+`StudentCode(cells, launcher=...)` starts (lazily) a child that runs only those cells (classroom.trusted.child_handle,
 classroom.trusted.server), with the `launcher` given (classroom.sandbox.launchers; the sandbox when none is), after
 turning IPython lines into Python (classroom.trusted.ipython_cells). `code.lookup(name)` returns a `FunctionProxy`
 for a function: calling it puts the arguments in files the grader reads back itself, lets the child use at most
@@ -239,6 +239,6 @@ class FunctionProxy:
         return result["lines"] if result["tracer_kept"] else None
 
     def peak_extra_bytes(self, *args):
-        """Peak memory added by one call, read by the grader (classroom.trusted.child.Peak): the whole process tree's,
-        files and shared memory included."""
+        """Peak memory added by one call, read by the grader (classroom.trusted.child_handle.Peak): the whole process
+        tree's, files and shared memory included."""
         return self.code.call(self.name, args, memory=True)["extra"]

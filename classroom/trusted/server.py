@@ -2,9 +2,9 @@
 
 Everything in this process is untrusted once the student's code has run: the grader (classroom.trusted.proxy) believes
 nothing it says beyond plain data (classroom.trusted.protocol: JSON headers and .npy arrays loaded without pickle), and
-reads the inputs after a call and the memory itself (classroom.trusted.child). This file is started by path
-(`python -I server.py`, see classroom.trusted.child), so it needs the standard library and NumPy only, and loads by
-path protocol.py from beside itself and the line counter from classroom/checks/line_count.py (the sandbox binds
+reads the inputs after a call and the memory itself (classroom.trusted.child_handle). This file is started by path
+(`python -I server.py`, see classroom.trusted.child_handle), so it needs the standard library and NumPy only, and loads
+by path protocol.py from beside itself and the line counter from classroom/checks/line_count.py (the sandbox binds
 exactly `FILES`).
 
 The cells arrive already transformed as IPython would (classroom.trusted.ipython_cells): `get_ipython()` here is a

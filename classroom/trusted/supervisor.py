@@ -1,7 +1,7 @@
 """The grading child of one submission, kept running within the submission's time (for classroom.trusted.proxy).
 
-A `Supervisor` starts a child (classroom.trusted.child) on demand with the student's answer cells defined in it, and
-sends it requests. Each answer cell runs within `define_timeout`: one that runs past it is left out (the child starts
+A `Supervisor` starts a child (classroom.trusted.child_handle) on demand with the student's answer cells defined in
+it, and sends it requests. Each answer cell runs within `define_timeout`: one that runs past it is left out (the child starts
 again without it, and `slow_cells` says by how much it was over); what the cells raised is kept in `cell_errors`.
 Every time limit is CPU time of the child's process tree, read from outside it, so the machine's load cannot change
 a grade; code that waits instead meets the clock, `wall_factor` times each limit. A child that hangs is killed after
@@ -12,7 +12,7 @@ fits in `total_seconds`: past that every request fails at once with OutOfTime.
 import time
 
 from . import failures, protocol
-from .child import Child, OutOfCpuTime
+from .child_handle import ChildHandle, OutOfCpuTime
 from .student_errors import OutOfTime, StudentError, raised
 from .unanswered import not_answered
 from ..units import MiB
@@ -34,7 +34,7 @@ def _submission_limited(exc, cpu_budget, wall_budget):
 
 class Supervisor:
     """The child that runs `cells` (Python code, one answer cell each, or one solution cell), started and restarted
-    on demand; `limits` are the child's (classroom.trusted.child.Child)."""
+    on demand; `limits` are the child's (classroom.trusted.child_handle.ChildHandle)."""
 
     def __init__(self, cells, limits, call_timeout, define_timeout, max_strikes, total_seconds, wall_factor):
         self.cells = cells
@@ -96,7 +96,7 @@ class Supervisor:
         if self.strikes >= self.max_strikes:
             raise StudentError(f"grading stopped calling your function after it hung or crashed {self.strikes} "
                                "times", self.last_strike or failures.CRASHED)
-        child = Child(**self.limits)
+        child = ChildHandle(**self.limits)
         try:
             child.request({"op": protocol.READY}, timeout=self._timeout(self.define_timeout)[1])
         except (TimeoutError, StudentError):  # it never came up: not the student's doing, unless a check says so
@@ -169,7 +169,7 @@ class Supervisor:
     def request(self, header, watch=None):
         """Send one request to the running child, within `call_timeout` and the submission's time: the reply
         (header, blobs). A hang or a death is a strike: the child is killed, and started again for the next one.
-        `watch()` is called while waiting (classroom.trusted.child.Child.request)."""
+        `watch()` is called while waiting (classroom.trusted.child_handle.ChildHandle.request)."""
         child = self.child()
         cpu, timeout, cpu_budget, wall_budget = self._timeout(self.call_timeout)
         started = time.monotonic()

@@ -14,7 +14,7 @@ from PIL import Image
 
 from attention_lesson.explorer.captions import measure_label, readout_html
 from attention_lesson.explorer.figure import (OTHER_EXPONENT_COLOUR, UNDIVIDED_COLOUR, ExplorerFigure, bar_heights,
-                                              bar_outlines, png_bytes, plot_explorer)
+                                              bar_outlines, png_bytes)
 from attention_lesson.explorer.model import WIDTHS, explorer_state
 from attention_lesson.style import DIVISOR_COLOURS
 from attention_lesson.vocabulary import LARGEST_SLOPE, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE
@@ -120,8 +120,8 @@ def test_redrawing_changes_the_picture_and_drawing_the_old_state_restores_it():
     assert np.array_equal(pixels(picture.draw(explorer_state(d_k=64)).png()), pixels(before))
 
 
-def test_plot_explorer_returns_the_figure_and_refuses_too_many_positions():
-    fig = plot_explorer(explorer_state(T=3))
+def test_the_figure_has_three_panels_and_refuses_too_many_positions():
+    fig = ExplorerFigure(explorer_state(T=3)).figure
     assert len(fig.axes) == 3
     picture = ExplorerFigure(max_positions=4)
     with pytest.raises(ValueError, match="state.T must be at most 4"):

@@ -85,3 +85,19 @@ def test_a_taken_port_is_seen_and_a_free_one_is_not():
         port = listener.getsockname()[1]
         assert hub_class.port_taken("127.0.0.1", port)
     assert not hub_class.port_taken("127.0.0.1", port)
+
+
+def test_every_page_that_points_to_the_kubernetes_folder_says_it_is_not_tested():
+    """deploy/kubernetes/ is on paper: no test or CI job renders or runs it, and each page that links it says so."""
+    pages = [ROOT / "README.md", ROOT / "INSTRUCTORS.md", *sorted((ROOT / "docs").glob("*.md"))]
+    for page in pages:
+        for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
+            if "kubernetes/" in paragraph:
+                assert "not tested" in paragraph.replace("\n", " "), (page.name, paragraph[:80])
+
+
+def test_the_kubernetes_notes_point_to_the_page_that_holds_every_permission():
+    notes = (ROOT / "deploy" / "kubernetes" / "README.md").read_text(encoding="utf-8")
+    assert '"Every permission, and why"' in notes and "](../../INSTRUCTORS.md)" in notes
+    assert "### Every permission, and why" in (ROOT / "INSTRUCTORS.md").read_text(encoding="utf-8")
+    assert "Every permission, and why" not in (ROOT / "docs" / "hub.md").read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
-"""The student's code in a grading child (classroom.trusted.proxy, classroom.trusted.child, classroom.trusted.server),
-seen from the grader: plain data back, every failure a StudentError of its kind, and `decide` turning checks into
-verdicts."""
+"""The student's code in a grading child (classroom.trusted.proxy, classroom.trusted.child_handle,
+classroom.trusted.server), seen from the grader: plain data back, every failure a StudentError of its kind, and `decide`
+turning checks into verdicts."""
 import numpy as np
 import pytest
 

@@ -4,9 +4,9 @@
     the student's code may replace them. A kernel that puts symbolic links to another Unix socket (here a bait the
     test listens on, standing for any socket the grader's account may reach) where its sockets should be is
     refused before the grader connects anywhere, and the bait sees no connection.
-  * A grading child (classroom.trusted.child) whose code forges a deeply nested reply on the protocol's pipe makes
-    the grader fail that call as the student's, and the child's folders (its home, its inputs) are gone from TMPDIR
-    at once.
+  * A grading child (classroom.trusted.child_handle) whose code forges a deeply nested reply on the protocol's pipe
+    makes the grader fail that call as the student's, and the child's folders (its home, its inputs) are gone from
+    TMPDIR at once.
 """
 import asyncio
 import json

@@ -1,5 +1,5 @@
 """The machine's load cannot change a grade: the grader's time limits are the CPU time of the student's processes,
-read from outside them (classroom.trusted.child), so a submission graded on a core that two busy processes share
+read from outside them (classroom.trusted.child_handle), so a submission graded on a core that two busy processes share
 gets the scores corpus.json gives it, as the corpus test records them on an ordinary run. The entries chosen sit near
 the limits: 1.5 s and 4 s of CPU time in one call (3 s allowed), a 1.5 s self-test in an answer cell (5 s allowed).
 """

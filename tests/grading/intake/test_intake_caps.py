@@ -93,3 +93,43 @@ def test_a_first_notebook_over_its_own_cap_is_dropped_with_the_reason(tree):
     (folder / "score_gradient.ipynb").write_bytes(b"n" * 3001)
     assert copy_submission(folder, dest, first=("score_gradient.ipynb",), first_max_bytes=3000) == [
         ("score_gradient.ipynb", "larger than 3000 bytes")]
+
+
+def _as_nbgrader_copies(folder, dest, coursedir):
+    """What nbgrader's exchange copy takes of `folder` with `coursedir`'s caps: the names it copies, or None when it
+    refuses the folder as too big (nbgrader.exchange.default.exchange.Exchange.do_copy)."""
+    from nbgrader.auth import Authenticator
+    from nbgrader.exchange.default.exchange import Exchange
+
+    try:
+        Exchange(coursedir=coursedir, authenticator=Authenticator()).do_copy(str(folder), str(dest))
+    except RuntimeError:
+        return None
+    return sorted(path.name for path in dest.iterdir())
+
+
+def test_nbgraders_size_caps_count_its_kb_of_1000_bytes_as_nbgrader_does(tree):
+    """CourseDirectory.max_file_size and .max_dir_size are in nbgrader's kB (units.NBGRADER_KB): a file of just over
+    max_file_size is left out by nbgrader and by us, one of just under (or at) it taken by both; a folder just over
+    max_dir_size is not taken whole by either. The grader's staging copy and collect read the caps this way."""
+    from nbgrader.coursedir import CourseDirectory
+
+    folder, _, dest = tree
+    (folder / "timestamp.txt").unlink()
+    (folder / "under.bin").write_bytes(b"x" * 1999)
+    (folder / "at.bin").write_bytes(b"x" * 2000)
+    (folder / "over.bin").write_bytes(b"x" * 2001)  # over 2 kB of 1000 bytes, under 2 KiB
+    coursedir = CourseDirectory(max_file_size=2, max_dir_size=10)
+    assert intake.nbgrader_caps(coursedir) == {"max_file_bytes": 2000, "max_total_bytes": 10_000}
+    theirs = _as_nbgrader_copies(folder, folder.parent / "nbgrader", coursedir)
+    assert copy_submission(folder, dest, **intake.nbgrader_caps(coursedir)) == [("over.bin", "larger than 2000 bytes")]
+    assert sorted(path.name for path in dest.iterdir()) == theirs == ["at.bin", "under.bin"]
+
+    (folder / "over.bin").unlink()
+    roomy = CourseDirectory(max_file_size=100, max_dir_size=10)  # only the folder's cap counts now
+    (folder / "fill.bin").write_bytes(b"x" * (10_000 - 3999))  # the folder is max_dir_size exactly: taken whole
+    assert _as_nbgrader_copies(folder, folder.parent / "nbgrader-2", roomy) == ["at.bin", "fill.bin", "under.bin"]
+    assert copy_submission(folder, folder.parent / "ours-2", **intake.nbgrader_caps(roomy)) == []
+    (folder / "fill.bin").write_bytes(b"x" * (10_000 - 3999 + 1))  # one byte over: nbgrader refuses the folder
+    assert _as_nbgrader_copies(folder, folder.parent / "nbgrader-3", roomy) is None
+    assert copy_submission(folder, folder.parent / "ours-3", **intake.nbgrader_caps(roomy))  # not taken whole

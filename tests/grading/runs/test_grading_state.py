@@ -1,12 +1,11 @@
 """The pieces of classroom.grading that decide without grading: which file is which notebook, whether a recorded
-grading still holds, who holds the course's lock, and what is wrong with a configuration."""
-import multiprocessing
+grading still holds, and what is wrong with a configuration."""
 import os
 
 import pytest
 from traitlets.config import Config
 
-from classroom.grading import lock, record, result, settings
+from classroom.grading import record, result, settings
 from classroom.grading import notebook_files as names
 
 NB = "score_gradient"
@@ -81,28 +80,6 @@ def test_the_submission_digest_follows_the_bytes_and_the_timestamp(tmp_path):
     second = record.submission_digest(tmp_path, f"{NB}.ipynb")
     (tmp_path / f"{NB}.ipynb").write_text("two")
     assert len({first, second, record.submission_digest(tmp_path, f"{NB}.ipynb")}) == 3
-
-
-def _hold_then_wait(folder, ready, done):
-    with lock.hold(folder):
-        ready.set()
-        done.wait(30)
-
-
-def test_a_second_run_is_told_who_holds_the_lock(tmp_path):
-    ready, done = multiprocessing.Event(), multiprocessing.Event()
-    holder = multiprocessing.Process(target=_hold_then_wait, args=(str(tmp_path), ready, done))
-    holder.start()
-    try:
-        assert ready.wait(30)
-        with pytest.raises(lock.Busy, match=f"process {holder.pid}"):
-            with lock.hold(str(tmp_path)):
-                pass
-    finally:
-        done.set()
-        holder.join()
-    with lock.hold(str(tmp_path)):  # released when its holder ended
-        pass
 
 
 def test_configuration_problems_are_named_with_the_fix():

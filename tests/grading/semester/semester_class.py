@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from classroom import course as coursedirs
-from classroom.grading import lock
+from classroom.bookkeeping import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.quiz_answers import RIGHT, quiz_notebook

@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from classroom.grading import lock, record
+from classroom.bookkeeping import lock
+from classroom.grading import record
 from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT, COURSE_ID

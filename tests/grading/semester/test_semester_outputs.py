@@ -53,7 +53,7 @@ def test_misnamed_work_is_flagged_for_grading_by_hand_and_named(semester):
 # ---- feedback and a grading run ----------------------------------------------------------------------------------
 HOLD = """
 import sys
-from classroom.grading import lock
+from classroom.bookkeeping import lock
 with lock.hold(sys.argv[1]):
     print("held", flush=True)
     sys.stdin.read()

@@ -1,11 +1,15 @@
 """One grading run per course at a time: an exclusive lock on <course>/.grading/lock, which says who holds it.
 
+It lives below classroom.grading and classroom.decisions, which both take it (the driver for its run, the decisions
+for each change, `classroom feedback` while it makes the pages).
+
 The lock is an advisory `flock` taken by the driver for its whole run; the kernel releases it when the process ends,
 however it ends, so a killed run never leaves a stale lock behind. The file holds the holder's user, host, process
 id, start time and command, which the refused run prints.
 
 Whatever reads or changes what a grading run writes takes it too, so that it never sees half a run: `make feedback`
-runs nbgrader generate_feedback under it (`classroom feedback`, which waits for a grading run to finish first), and the course's decisions are changed under it (classroom.decisions).
+runs nbgrader generate_feedback under it (`classroom feedback`, which waits for a grading run to finish first), and
+the course's decisions are changed under it (classroom.decisions).
 """
 import contextlib
 import datetime

@@ -1,7 +1,8 @@
-"""One grading child process: started by the grading run's launcher (classroom.sandbox.launchers), spoken to in
-classroom.trusted.protocol, watched from outside.
+"""The grader's handle on one grading child process (the child itself is classroom.trusted.server): it starts the
+child with the grading run's launcher (classroom.sandbox.launchers), speaks classroom.trusted.protocol to it and
+watches it from outside.
 
-`Child.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
+`ChildHandle.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
 seconds of the CPU time the child's process tree uses (read from outside, so that the load of the machine does not
 change it) and at most `timeout` seconds on the clock, a limit for code that waits rather than computes (a child
 still computing at that time is given more, however loaded the machine); a child that runs past either raises
@@ -13,7 +14,7 @@ What the grader decides on is read by the grader itself, never reported by the c
     and after the call the grader reads the writeable file back itself;
   * memory is read from the tree's control group (classroom.sandbox.cgroups: its usage and the peak the grader resets
     and reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes
-    (psutil, `Tree`), polled during the call (`request(..., watch=...)`).
+    (psutil, classroom.sandbox.process_tree), polled during the call (`request(..., watch=...)`).
 """
 import os
 import select
@@ -23,9 +24,8 @@ import subprocess
 import sys
 import time
 
-import psutil
-
 from ..sandbox import launch, scratch
+from ..sandbox.process_tree import Tree
 from ..sandbox.launchers import BubblewrapLauncher
 from ..units import MiB
 from . import failures, protocol, server
@@ -35,8 +35,6 @@ from .inputs import Inputs
 POLL = 0.002  # seconds between two readings of memory while a measured call runs
 CPU_POLL = 0.02  # seconds between two readings of the CPU time a request has used
 COMPUTING = 0.05  # share of a CPU that a child past its time on the clock must be using to be given more
-RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
-CPU_RESCAN = 0.5  # seconds between two searches for the processes whose CPU time a request uses
 
 
 class OutOfCpuTime(TimeoutError):
@@ -47,9 +45,10 @@ class OutOfCpuTime(TimeoutError):
         self.seconds = seconds
 
 
-class Child:
-    """One running grading child (server.py, started by `launcher`: the sandbox unless one is given), in a working
-    folder of its own that holds a copy of the files directly in `data_folder` (the assignment's data files)."""
+class ChildHandle:
+    """The handle on one running grading child (server.py, started by `launcher`: the sandbox unless one is given),
+    in a working folder of its own that holds a copy of the files directly in `data_folder` (the assignment's data
+    files)."""
 
     def __init__(self, memory, max_reply, launcher=None, cpu_seconds=120, processes=launch.PROCESSES,
                  data_folder=None):
@@ -204,47 +203,3 @@ class Peak:
         if self.exact:
             self.high = max(self.high, self.child.cgroup.peak())
         return max(self.high - self.low, 0)
-
-
-class Tree:
-    """The resident memory and the CPU time of a process and all its descendants (psutil). psutil finds descendants
-    by reading every process of the machine, far slower than one reading, so the tree is found again at most every
-    RESCAN seconds for memory (where a new process must be seen at once) and every CPU_RESCAN seconds for CPU time;
-    the memory of its processes is read every time (those that exited count nothing), and their CPU time with that
-    of the children they have reaped."""
-
-    def __init__(self, pid):
-        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
-
-    def _rescan(self, interval):
-        if time.monotonic() - self.when >= interval:
-            try:
-                top = psutil.Process(self.pid)
-                self.found = [top, *top.children(recursive=True)]
-            except psutil.Error:
-                self.found = []
-            self.when = time.monotonic()
-
-    def cpu(self, rescan=False):
-        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
-        `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
-        self._rescan(0.0 if rescan else CPU_RESCAN)
-        total = 0.0
-        for process in self.found:
-            try:
-                times = process.cpu_times()
-                total += times.user + times.system + times.children_user + times.children_system
-            except psutil.Error:
-                pass
-        self.gone = max(self.gone, total)
-        return self.gone
-
-    def rss(self):
-        self._rescan(RESCAN)
-        total = 0
-        for process in self.found:
-            try:
-                total += process.memory_info().rss
-            except psutil.Error:
-                pass
-        return total

@@ -1,0 +1,53 @@
+"""The resident memory and the CPU time of a process tree, read from outside it: the grading child's
+(classroom.trusted.child_handle) and a sandboxed kernel's (classroom.sandbox.cell_limits), so that the machine's load
+does not change what a limit counts."""
+import time
+
+import psutil
+
+RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
+CPU_RESCAN = 0.5  # seconds between two searches for the processes whose CPU time a request uses
+
+
+class Tree:
+    """The resident memory and the CPU time of a process and all its descendants (psutil). psutil finds descendants
+    by reading every process of the machine, far slower than one reading, so the tree is found again at most every
+    RESCAN seconds for memory (where a new process must be seen at once) and every CPU_RESCAN seconds for CPU time;
+    the memory of its processes is read every time (those that exited count nothing), and their CPU time with that
+    of the children they have reaped."""
+
+    def __init__(self, pid):
+        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
+
+    def _rescan(self, interval):
+        if time.monotonic() - self.when >= interval:
+            try:
+                top = psutil.Process(self.pid)
+                self.found = [top, *top.children(recursive=True)]
+            except psutil.Error:
+                self.found = []
+            self.when = time.monotonic()
+
+    def cpu(self, rescan=False):
+        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
+        `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
+        self._rescan(0.0 if rescan else CPU_RESCAN)
+        total = 0.0
+        for process in self.found:
+            try:
+                times = process.cpu_times()
+                total += times.user + times.system + times.children_user + times.children_system
+            except psutil.Error:
+                pass
+        self.gone = max(self.gone, total)
+        return self.gone
+
+    def rss(self):
+        self._rescan(RESCAN)
+        total = 0
+        for process in self.found:
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
