@@ -58,6 +58,15 @@ def nudged_gradient(S, G, h=1e-6):
     return numeric
 
 
+def nudging_gap(score_gradient, seed, T=5):
+    """The largest gap between score_gradient(softmax_rows(S), G) and central differences of sum(G * softmax(S)), on
+    a (T, T) draw from `seed`: under 1e-6 when the values are right."""
+    rng = np.random.default_rng(seed)
+    S, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
+    numeric = nudged_gradient(S, G)
+    return float(np.max(np.abs(as_matrix(score_gradient(softmax_rows(S), G.copy()), T) - numeric)))
+
+
 def zero_rows_only(got, rows, why):
     """The given rows of the result are zero (else AssertionError with why(how far off they are)), the others not."""
     off = np.abs(got[rows]).max()
@@ -70,9 +79,9 @@ def small_peak(f, T, seed, limit, measure):
     """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure`
     (classroom.checks.measures.peak_extra_bytes) finds; else AssertionError comparing with a (T, T, T) Jacobian."""
     extra = measure(f, *case(T, seed))
-    assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs (a (T, T, T) array "
-                           f"of floats is {T ** 3 * 8 / MiB:.0f} MiB; a (T, T) one is {T * T * 8 / MiB:.1f} "
-                           "MiB): avoid building the Jacobian")
+    assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs, and the limit is "
+                           f"{limit / MiB:.0f} MiB (a (T, T, T) array of floats is {T ** 3 * 8 / MiB:.0f} MiB; a "
+                           f"(T, T) one is {T * T * 8 / MiB:.1f} MiB): avoid building the Jacobian")
 
 
 def size_by_definition(score_gradient, Q, K, G, divisor):
@@ -80,6 +89,21 @@ def size_by_definition(score_gradient, Q, K, G, divisor):
     score_gradient: a mistake in part 1 is not counted again in part 2."""
     A = softmax_rows(Q @ K.T / divisor)
     return float(np.mean(np.abs(as_matrix(score_gradient(A, G), len(Q)))))
+
+
+def own_sizes(score_gradient_size, d_k, draws, seed, T=8):
+    """What the student's own score_gradient_size gives, averaged over `draws` draws made here from `seed`: for the
+    divisors 1 and sqrt(d_k), the mean size and the spread (standard deviation) of one draw's size. Part 2's
+    measurement is compared with this, so that a mistake in part 1 or in score_gradient_size is not counted again."""
+    rng = np.random.default_rng(seed)
+    sizes = np.empty((draws, 2))
+    for n in range(draws):
+        Q, K, G = rng.normal(size=(T, d_k)), rng.normal(size=(T, d_k)), rng.normal(size=(T, T))
+        for column, divisor in enumerate((1.0, float(np.sqrt(d_k)))):
+            got = score_gradient_size(Q.copy(), K.copy(), G.copy(), divisor)
+            assert np.ndim(got) == 0 and np.isreal(got), f"score_gradient_size should return one number, not {got!r}"
+            sizes[n, column] = float(got)
+    return [(float(sizes[:, k].mean()), float(sizes[:, k].std())) for k in (0, 1)]
 
 
 def two_sizes(mean_sizes, d_k, draws, seed):
