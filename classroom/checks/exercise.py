@@ -67,6 +67,13 @@ def nudging_gap(score_gradient, seed, T=5):
     return float(np.max(np.abs(as_matrix(score_gradient(softmax_rows(S), G.copy()), T) - numeric)))
 
 
+def zero_at_T_1(score_gradient):
+    """With T = 1 the only weight is 1 whatever its logit, so its gradient is 0 (else AssertionError)."""
+    one = as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
+    assert abs(one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its logit, so its gradient is 0; "
+                                    f"your function returned {one[0, 0]:.3g}")
+
+
 def zero_rows_only(got, rows, why):
     """The given rows of the result are zero (else AssertionError with why(how far off they are)), the others not."""
     off = np.abs(got[rows]).max()
@@ -117,6 +124,37 @@ def two_sizes(mean_sizes, d_k, draws, seed):
     assert undivided > 0 and divided > 0 and np.isfinite([undivided, divided]).all(), (
         f"mean_sizes({d_k}, {draws}, {seed}) returned {got!r}: sizes of a gradient are positive numbers")
     return undivided, divided
+
+
+def sizes_agree(got, want, within, d_k, whose):
+    """AssertionError unless the sizes `got` (undivided, divided) of mean_sizes are within the shares `within` of the
+    means in `want` (as own_sizes returns them), measured by `whose`."""
+    for name, size, (mean, _), share in zip(("undivided", "divided"), got, want, within):
+        assert abs(size / mean - 1) < share, (
+            f"at d_k = {d_k}, {name}, mean_sizes gives {size:.3g}, but {whose} gives {mean:.3g}: check that "
+            "mean_sizes passes the divisors 1 and sqrt(d_k) and draws new Q, K and G for every draw")
+
+
+def spread_as_draws_do(averages, spread, draws):
+    """AssertionError unless `averages` (of `draws` draws each, over several seeds) spread about as averages of
+    draws of one-draw spread `spread` do: a ratio between 0.1 and 3, missed by averages of draws once in 10^5 or
+    less (for 8 seeds)."""
+    ratio = np.std(averages, ddof=1) / (spread / np.sqrt(draws))
+    assert 0.1 < ratio < 3, (
+        f"over {len(averages)} seeds, your divided averages of {draws} draws spread {ratio:.2g} times as much as "
+        f"averages of {draws} random draws do: the sizes should be measured on draws made from the seed, not "
+        "computed from a formula")
+
+
+def held_to_one(measurements, test):
+    """`test(want, whose)` passes for one of `measurements` ((want, whose), made only as needed), else the
+    AssertionError of the last: part 2 is held to the grader's measurement or to the student's own part 1."""
+    for want, whose in measurements:
+        try:
+            return test(want, whose)
+        except AssertionError as exc:
+            failed = exc
+    raise failed
 
 
 def three_numbers(by_hand):

@@ -40,10 +40,8 @@ def _diagnosis(got, A, G):
         "the transpose of the right answer": right.T,
         "a row sum taken down the columns (axis 0) instead of along the rows": A * (G - (G * A).sum(axis=0)),
         "a row sum of G without the weights of A": A * (G - G.sum(axis=1, keepdims=True)),
-        "a row sum without keepdims=True: the sums, shape (T,), broadcast as a row, so row j's sum is subtracted "
-        "down column j": A * (G - (A * G).sum(axis=1)),
-        "the backward pass of log-softmax (G minus A times the row sum of G), not of softmax":
-            G - A * G.sum(axis=1, keepdims=True),
+        "a row sum without keepdims=True, so row j's sum is subtracted down column j": A * (G - (A * G).sum(axis=1)),
+        "the backward pass of log-softmax (G - A * G.sum(1, keepdims=True)), not of softmax": G - A * G.sum(1)[:, None],
         "the bracket without the factor alpha_ij in front": G - (G * A).sum(axis=1, keepdims=True),
         "minus the right answer": -right,
     }
@@ -51,12 +49,6 @@ def _diagnosis(got, A, G):
         if np.allclose(got, candidate, rtol=1e-6, atol=1e-9):
             return f"it equals {name}"
     return "compare it with your sum over j on the 2 x 2 example, one cell at a time"
-
-
-def _slip_of(f):
-    """What a function whose values are wrong looks like, on a 6 x 6 case of the grader's."""
-    A, G = _checks.case(6, 15)
-    return _diagnosis(f(A.copy(), G.copy()), A, G)
 
 
 def _right_values(out, A, G, want, rtol=1e-7, atol=1e-12):
@@ -105,7 +97,7 @@ _gap = _checks.nudging_gap(score_gradient, 7)
 _gap = max(_gap, _checks.nudging_gap(score_gradient, 20, T=6))
 if not _gap < 1e-6:
     raise AssertionError(f"nudging each logit by 1e-6 and watching the loss gives a gradient up to {_gap:.3g} away "
-                         f"from yours: {_slip_of(score_gradient)}")
+                         f"from yours: {_diagnosis(score_gradient(*_checks.case(6, 15)), *_checks.case(6, 15))}")
 ### END HIDDEN TESTS
 assert _gap < 1e-6, (f"nudging each logit by 1e-6 and watching the loss gives a gradient up to {_gap:.3g} away "
                      "from yours: redo the sum over j of g_ij times the derivative of alpha_ij")
@@ -120,24 +112,17 @@ _judged = _checks.nudging_gap(score_gradient, 7) < 1e-6
 _judged = _judged and _checks.nudging_gap(score_gradient, 20, T=6) < 1e-6
 ### END HIDDEN TESTS
 if _judged:
-    _one = _checks.as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
-    assert abs(_one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its logit, so its gradient is 0; "
-                                     f"your function returned {_one[0, 0]:.3g}")
+    _checks.zero_at_T_1(score_gradient)
     print("With T = 1 your gradient is 0, as it must be.")
 else:
     print("Not judged: this check depends on matches_finite_differences, which already charges values that disagree "
           "with central differences; once they agree, this one checks T = 1, large T and float32.")
 ### BEGIN HIDDEN TESTS
-for T, seed in ((1, 10), (2, 11), (8, 12), (300, 13)) if _judged else ():
-    A, G = _checks.case(T, seed)
+for T, seed, tolerances in [(1, 10, ()), (2, 11, ()), (8, 12, ()), (300, 13, ()), (8, 14, (1e-4, 1e-6))] * _judged:
+    A, G = _checks.case(T, seed, np.float32 if tolerances else np.float64)  # float32 gets float32's tolerances
     want = _expected(A, G)
-    if T <= 8:
-        assert np.allclose(want, _through_jacobians(A, G)), "the grader's own reference is wrong: tell your teacher"
-    _right_values(score_gradient(A, G), A, G, want)
-if _judged:
-    A, G = _checks.case(8, 14, np.float32)
-    want = _expected(A, G)
-    _right_values(score_gradient(A, G), A, G, want, rtol=1e-4, atol=1e-6)
+    assert T > 8 or np.allclose(want, _through_jacobians(A, G)), "the grader's reference is wrong: tell your teacher"
+    _right_values(score_gradient(A, G), A, G, want, *tolerances)
 ### END HIDDEN TESTS
 
 # %% rows_sum_to_zero (1 point)
@@ -274,22 +259,11 @@ assert np.isclose(_got, _want, rtol=1e-6, atol=1e-15), (
 # %% sizes_match_the_measurement (3 points)
 """mean_sizes(d_k, draws, seed) averages score_gradient_size over fresh draws, undivided and divided by sqrt(d_k)."""
 measures.runs_alone(mean_sizes, score_gradient_size, score_gradient)
-
-
-def _agrees(got, want, within, d_k, whose):
-    """AssertionError unless the two sizes (undivided, divided) are within `within` of the means in `want`."""
-    for name, size, (mean, _), share in zip(("undivided", "divided"), got, want, within):
-        assert abs(size / mean - 1) < share, (
-            f"at d_k = {d_k}, {name}, mean_sizes gives {size:.3g}, but {whose} gives {mean:.3g}: check that "
-            "mean_sizes passes the divisors 1 and sqrt(d_k) and draws new Q, K and G for every draw")
-
-
-# Compared with your own score_gradient_size on draws made here, so that a mistake of part 1 or of
-# score_gradient_size is not counted again: this check depends on them, and judges what mean_sizes adds.
+# Depends on part 1 and score_gradient_size: mean_sizes is held to what they give, so their mistakes count once.
 for _d_k, _seed in ((8, 1), (512, 2)):
     _got = _checks.two_sizes(mean_sizes, _d_k, 200, _seed)
-    _agrees(_got, _checks.own_sizes(score_gradient_size, _d_k, 200, 100 + _seed), (0.5, 0.1), _d_k,
-            "your score_gradient_size averaged over 200 draws made here")
+    _checks.sizes_agree(_got, _checks.own_sizes(score_gradient_size, _d_k, 200, 100 + _seed), (0.5, 0.1), _d_k,
+                        "your score_gradient_size averaged over 200 draws made here")
     print(f"d_k = {_d_k}: undivided {_got[0]:.3g}, divided {_got[1]:.3g}, as your score_gradient_size gives.")
 _checks.drawn_from_the_seed(mean_sizes, 64, 10, (5, 6))
 print("The same seed gives the same sizes, another seed others.")
@@ -312,35 +286,15 @@ def _reference_sizes(d_k, draws=2000, T=8, seed=2017):
 
 
 def _measurements(d_k):
-    """What mean_sizes is held to: the grader's measurement with the right backward pass (the same for every
-    student), then, only when needed, 400 draws of the student's own score_gradient_size (a part-1 or a
-    score_gradient_size mistake is charged by their own checks, never here)."""
+    """The grader's measurement, then, only if needed, the student's own score_gradient_size (checked elsewhere)."""
     yield _checks.remembered(_reference_sizes, d_k), "the grader's measurement"
     yield _checks.own_sizes(score_gradient_size, d_k, 400, 2017 + d_k), "your score_gradient_size over 400 draws"
 
 
-def _held_to(d_k, test):
-    """`test(want, whose)` passes for one of the two measurements, else the AssertionError of the last."""
-    for want, whose in _measurements(d_k):
-        try:
-            return test(want, whose)
-        except AssertionError as exc:
-            failed = exc
-    raise failed
-
-
 for _d_k, _seed in ((16, 211), (256, 212)):
     _sizes = _checks.two_sizes(mean_sizes, _d_k, 400, _seed)
-    _held_to(_d_k, lambda want, whose: _agrees(_sizes, want, (0.25, 0.05), _d_k, whose))
+    _checks.held_to_one(_measurements(_d_k), lambda want, whose: _checks.sizes_agree(_sizes, want, (0.25, 0.05),
+                                                                                     _d_k, whose))
 _averages = [_checks.two_sizes(mean_sizes, 64, 10, _seed)[1] for _seed in range(300, 308)]
-
-
-def _spread_as_draws_do(want, whose):
-    ratio = np.std(_averages, ddof=1) / (want[1][1] / np.sqrt(10))  # between 0.1 and 3 but once in 10^5 or less
-    assert 0.1 < ratio < 3, (
-        f"over 8 seeds, your divided averages of 10 draws spread {ratio:.2g} times as much as averages of 10 random "
-        "draws do: the sizes should be measured on draws made from the seed, not computed from a formula")
-
-
-_held_to(64, _spread_as_draws_do)
+_checks.held_to_one(_measurements(64), lambda want, whose: _checks.spread_as_draws_do(_averages, want[1][1], 10))
 ### END HIDDEN TESTS

@@ -16,8 +16,8 @@ VALUE_CHECKS = ("worked_example_2x2", "matches_finite_differences", "values_matc
 
 
 def student(solution, **answers):
-    """The names a student's answer cells define: `solution` (a file of tests/submissions/, or a path) for score_gradient, the
-    right answer (tests/submissions/cells/<grade_id>.py) for every other answer cell unless `answers` names one."""
+    """The names a student's answer cells define: `solution` (a file of tests/submissions/, or a path) for
+    score_gradient, the right answer (tests/submissions/cells/<grade_id>.py) for every other answer cell unless `answers` names one."""
     files = {"by_hand_answer": "by_hand_answer.py", "score_gradient_size_solution": "score_gradient_size_solution.py",
              "mean_sizes_solution": "mean_sizes_solution.py", **answers}
     namespace = {"np": np}

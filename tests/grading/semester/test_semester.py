@@ -19,6 +19,7 @@ from classroom.grading import lock, record
 from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT, COURSE_ID
+from coursekit.quiz_statements import write_private
 from coursekit.repository import ROOT
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
@@ -185,13 +186,15 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     quiz = place / "source" / ASSIGNMENT / f"{QUIZ}.ipynb"
     handed_out, before = quiz.read_bytes(), term.gradebook(place)
     page = (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes()
-    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours")
+    private = write_private(place.parent)  # the instructor's own statements, outside the course
+    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours", f"QUIZ_STATEMENTS={private}")
     assert drawn.returncode != 0 and "handed out" in drawn.stderr and "QUIZ_REPLACE=yes" in drawn.stderr
     assert quiz.read_bytes() == handed_out
 
     # the quiz is edited anyway (here: another variant written knowingly), then put into the gradebook
     env = course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
-    subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out"], cwd=place, env=env,
+    subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out", "--statements", str(private)],
+                   cwd=place, env=env,
                    check=True, capture_output=True)
     refused = subprocess.run([sys.executable, "-m", "classroom.decisions.quiz_key", ASSIGNMENT], cwd=place, env=env,
                              capture_output=True, text=True)  # what `make release` runs before generate_assignment
