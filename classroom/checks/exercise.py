@@ -6,6 +6,7 @@ itself. The same code runs in the student's kernel (Validate) and in the grader
 (classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for arrays
 in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the checks, in
 source/."""
+import contextlib
 import os
 import sys
 import weakref
@@ -17,6 +18,21 @@ import numpy as np
 from attention_lesson.softmax import softmax_rows
 
 from ..units import MiB
+
+
+TIMED_OUT = "TimedOut"  # the kind of a call that ran out of time (classroom.trusted.failures.TIMED_OUT, by value)
+
+
+@contextlib.contextmanager
+def at_size(T, after=""):
+    """Calls of the student's function at size T: a call that runs out of its time says at which T, then `after`
+    (what the check could not measure), keeping its kind (the grader's report decides on it)."""
+    try:
+        yield
+    except Exception as exc:
+        if getattr(exc, "kind", None) == TIMED_OUT and type(exc).__name__ != "OutOfTime" and len(exc.args) == 1:
+            exc.args = (f"at T = {T}, {exc.args[0]}{after}",)
+        raise
 
 
 def stderr_as_output():
@@ -85,7 +101,8 @@ def zero_rows_only(got, rows, why):
 def small_peak(f, T, seed, limit, measure):
     """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure`
     (classroom.checks.measures.peak_extra_bytes) finds; else AssertionError comparing with a (T, T, T) Jacobian."""
-    extra = measure(f, *case(T, seed))
+    with at_size(T, "; so its memory could not be measured"):
+        extra = measure(f, *case(T, seed))
     assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs, and the limit is "
                            f"{limit / MiB:.0f} MiB (a (T, T, T) array of floats is {T ** 3 * 8 / MiB:.0f} MiB; a "
                            f"(T, T) one is {T * T * 8 / MiB:.1f} MiB): avoid building the Jacobian")
