@@ -136,7 +136,7 @@ def cross_entropy(draws, avoid, ideas):
               worked("correct_logit", {"y_c": yc}, (yc - 1,), [(1 - yc,), (-yc * (1 - yc),), (-1 / yc,)],
                      rf"The gradient with respect to the correct class's logit, $\partial\ell/\partial z_{c}$, is "
                      "about NUM.",
-                     rf"False: $\partial\ell/\partial z_c = \hat y_c - 1 = {yc} - 1 = {approx(yc - 1)}$."),
+                     rf"False: $\partial\ell/\partial z_t = \hat y_t - 1 = {yc} - 1 = {approx(yc - 1)}$."),
               worked("favoured_logit", {"y_t": yt}, (yt,), [(yt - 1,), (yt * (1 - yt),), (-yt * yc,)],
                      rf"The gradient with respect to the logit of class {t}, $\partial\ell/\partial z_{t}$, is "
                      "about NUM.",
@@ -145,9 +145,9 @@ def cross_entropy(draws, avoid, ideas):
                      "The loss on this example is about NUM.",
                      rf"False: $\ell = -\ln {yc} \approx {approx(-math.log(yc))}$.")]
     prompt = (rf"A classifier ends in a softmax over {len(y)} classes, $\hat{{\boldsymbol y}} = "
-              r"\operatorname{softmax}(\boldsymbol z)$, followed by the cross-entropy $\ell = -\ln \hat y_c$ for the "
-              rf"correct class $c$. On one example it gives $\hat{{\boldsymbol y}} = {math_list(y)}$: sure of class "
-              rf"{t}, while the correct class is $c = {c}$. Its training does not stall on such examples the way a "
+              r"\operatorname{softmax}(\boldsymbol z)$, followed by the cross-entropy $\ell = -\ln \hat y_t$ for the "
+              rf"correct class $t$. On one example it gives $\hat{{\boldsymbol y}} = {math_list(y)}$: sure of class "
+              rf"{t}, while the correct class is $t = {c}$. Its training does not stall on such examples the way a "
               r"saturated attention row does. Exactly one statement is true: which?")
     return Question("q4_cross_entropy", "single", prompt, one_true(draws, makers, 5), params=params)
 

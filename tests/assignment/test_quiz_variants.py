@@ -160,7 +160,7 @@ def test_every_key_is_right_by_arithmetic_done_here(variant):
             assert context["alphas"][context["top"] - 1] == max(context["alphas"])
         if "y_hat" in context:
             assert context["y_hat"][context["favoured"] - 1] == max(context["y_hat"])
-            assert f"c = {context['correct']}" in q.prompt
+            assert f"t = {context['correct']}" in q.prompt
         truths = [claim.true for _, claim in q.options]
         assert sum(truths) == 1 if q.kind == "single" else sum(truths) >= 1
         assert q.key == "".join(l for l, claim in q.options if claim.true)
