@@ -118,13 +118,14 @@ def size_by_definition(score_gradient, Q, K, G, divisor):
 def own_sizes(score_gradient_size, d_k, draws, seed, T=8):
     """What the student's own score_gradient_size gives, averaged over `draws` draws made here from `seed`: for the
     divisors 1 and sqrt(d_k), the mean size and the spread (standard deviation) of one draw's size. Part 2's
-    measurement is compared with this, so that a mistake in part 1 or in score_gradient_size is not counted again."""
+    measurement is compared with this, so that a mistake in part 1 or in score_gradient_size is not counted again
+    (one that writes into G included: both divisors are given the same G, as the reference's mean_sizes does)."""
     rng = np.random.default_rng(seed)
     sizes = np.empty((draws, 2))
     for n in range(draws):
         Q, K, G = rng.normal(size=(T, d_k)), rng.normal(size=(T, d_k)), rng.normal(size=(T, T))
         for column, divisor in enumerate((1.0, float(np.sqrt(d_k)))):
-            got = score_gradient_size(Q.copy(), K.copy(), G.copy(), divisor)
+            got = score_gradient_size(Q.copy(), K.copy(), G, divisor)  # one G for both, as the reference does
             assert np.ndim(got) == 0 and np.isreal(got), f"score_gradient_size should return one number, not {got!r}"
             sizes[n, column] = float(got)
     return [(float(sizes[:, k].mean()), float(sizes[:, k].std())) for k in (0, 1)]

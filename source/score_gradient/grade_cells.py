@@ -266,6 +266,7 @@ for _d_k, _seed in ((8, 1), (512, 2)):
     print(f"d_k = {_d_k}: undivided {_got[0]:.3g}, divided {_got[1]:.3g}, as your score_gradient_size gives.")
 _checks.drawn_from_the_seed(mean_sizes, 64, 10, (5, 6))
 print("The same seed gives the same sizes, another seed others.")
+print("This check depends on part 1 and score_gradient_size: mean_sizes is held to what they give, not charged again.")
 # Only when graded: each average near the grader's own (divided 5 %, undivided 25 %), at unseen widths and seeds;
 # and averages over 10 draws that vary from seed to seed as much as such averages do.
 ### BEGIN HIDDEN TESTS

@@ -64,6 +64,10 @@ def test_a_wrong_summation_axis_loses_part_one_points_only(reference):
     assert "your score_gradient_size gives" in results["sizes_match_the_measurement"][1]
 
 
+def test_writing_into_G_costs_the_inputs_rule_only():
+    assert lost(grade(student("wrong_writes_into_G.py"))) == {"inputs_left_untouched"}
+
+
 @pytest.mark.parametrize("solution", ["wrong_sum_over_wrong_axis.py", "wrong_one_sign_error.py",
                                       "wrong_returns_A_times_G.py", "wrong_missing_alpha_factor.py"])
 def test_one_wrong_formula_costs_the_value_checks_less_than_their_six_points(solution, reference):
