@@ -108,12 +108,12 @@ def _plain_flags():
 def test_a_late_penalty_zero_takes_manual_and_extra_credit_points_too(place):
     automatic, _ = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
     assert automatic > 0, "bob's work should earn some automatic points, or this test shows nothing"
-    term.by_hand(place, "bob", "values_match_reference", score=3.0, extra=2.0)
+    term.by_hand(place, "bob", "matches_finite_differences", score=2.0, extra=2.0)
     run = course.make(place, "autograde", "AUTOGRADE_ARGS=--force --student bob")
     assert run.returncode == 0, run.stderr[-3000:]
     score, penalty = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
-    # values_match_reference is one of the checks bob's work failed (0 points), so the 3 by hand are all new
-    assert score == automatic + 3.0 + 2.0 == penalty
+    # matches_finite_differences is one of the checks bob's work failed (0 points), so the 2 by hand are all new
+    assert score == automatic + 2.0 + 2.0 == penalty
     assert {row["student_id"]: float(row["score"]) for row in _grades_csv(place)}["bob"] == 0.0
 
 
