@@ -24,6 +24,11 @@ c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedb
 # --no-sandbox` passes):
 # c.Grader.launcher_class = "unsandboxed"
 
+# The graded quiz's conceptual statements (INSTRUCTORS.md, "A quiz of your own"): your own file, outside this
+# repository and the course directory, in the format of classroom/quiz/demo_statements.json (a demo only). Without
+# it, `make quiz-variant` refuses to draw a secret quiz:
+# c.QuizStatements.path = "/home/you/private/sqrt-dk-quiz-statements.json"
+
 # The LMS route (INSTRUCTORS.md, "The LMS route"; classroom/lms/): the LMS's own list of students, Canvas's gradebook
 # export or Moodle's grading worksheet (classroom/lms/roster.py), and the column of it that holds each student's
 # nbgrader id.

@@ -122,10 +122,24 @@ def loss_text(loss, digits=3):
     return "~" if np.isnan(loss) else f"{loss:.{digits}f}"
 
 
-def best_below(losses, fraction):
-    """Whether the lowest final loss over the rates' calm runs (chaotic ones left out) is below `fraction` of the
-    start: "True" or "False"."""
-    return str(bool(np.nanmin(final_loss(losses), initial=np.inf) < fraction * losses[0].mean()))
+def largest_logit_text(run, bound):
+    """Per rate, the largest |logit| of a run over all its steps and repeats, as notebook 06 §7 prints it: one
+    decimal for a calm run; for a chaotic one, f">{bound}" when head and twin both passed `bound`, else "~"."""
+    ends, largest = final_loss(run.losses), run.largest_logit.max(axis=(0, 3))  # (rates, head or twin)
+    return [f"{head:.1f}" if not np.isnan(end) else (f">{bound:g}" if min(head, twin) > bound else "~")
+            for end, (head, twin) in zip(ends, largest)]
+
+
+def reached_by(losses, fraction):
+    """Which runs over the rates end below `fraction` of the starting loss, reading every run: "calm" when a calm
+    run does, "chaotic" when only chaotic runs do, "none" when no run does. A chaotic run counts when head and twin
+    both end below (mean over the repeats); where they disagree, the reading depends on the processor: "~"
+    (docs/training-experiment.md)."""
+    threshold = fraction * losses[0].mean()
+    if np.any(final_loss(losses) < threshold):
+        return "calm"
+    head, twin = losses[-1, :, 0].mean(axis=-1) < threshold, losses[-1, :, 1].mean(axis=-1) < threshold
+    return "~" if np.any(head != twin) else "chaotic" if np.any(head) else "none"
 
 
 def train(d_k, divisor, rates, scale=1.0, adam=False, gradients=loss_and_gradients):

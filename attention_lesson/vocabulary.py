@@ -23,8 +23,8 @@ LOGIT = "logit"   # s = e / d_k**p, the softmax's input
 DIVISOR_EXPONENTS = {"1": 0.0, "√d_k": 0.5, "d_k": 1.0}
 # divide by -> how a figure labels the logits, the divided scores (matplotlib mathtext)
 DIVISOR_MATH = {"1": r"$e$ (undivided)", "√d_k": r"$e\,/\sqrt{d_k}$", "d_k": r"$e\,/\,d_k$"}
-# divide by -> the same in words, for headings and row titles
-DIVISOR_WORDS = {"1": "undivided scores", "√d_k": "scores divided by √d_k", "d_k": "scores divided by d_k"}
+# divide by -> the same in words, for legends, headings and row titles: what the softmax sees is the logits
+DIVISOR_WORDS = {"1": "logits = scores (undivided)", "√d_k": "logits = scores / √d_k", "d_k": "logits = scores / d_k"}
 
 WEIGHTS = "attention weights"
 TOP_WEIGHT = "top weight"

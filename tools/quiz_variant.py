@@ -12,6 +12,11 @@ own from a secret seed: `make quiz-variant` rewrites the source notebook with it
 regenerated source/: commit it only to a private course repository. The seed is written into no file; release/
 and the feedback carry the questions and, once graded, the explanations of wrong answers, never the seed.
 
+A secret variant's conceptual statements (each written true and false) come from the instructor's own file, kept
+outside the course directory: `c.QuizStatements.path` in nbgrader_config.py, or `--statements PATH`
+(`make quiz-variant QUIZ_STATEMENTS=PATH`); classroom/quiz/demo_statements.json is its format and the public
+variant's statements, a demo only. Without such a file, a secret variant is refused (classroom.quiz.statements).
+
 Each question is a Markdown cell, an answer cell (`answer_N = ...`, the key in the solution) and a 1-point grade
 cell. The grade cell's visible part checks only the answer's form, so `nbgrader validate` catches a missing or
 ill-formed answer and says so; its hidden part, stripped from release/, holds the key and explains a wrong answer.
@@ -26,9 +31,11 @@ import nbformat
 
 from classroom.cells import NOTEBOOK_METADATA
 from classroom.quiz.draws import TOLERANCE
+from classroom.quiz import statements as statement_files
 from classroom.quiz.variants import PUBLIC_SEED, draw
 
 ASSIGNMENT, NOTEBOOK = "score_gradient", "intuition_quiz"
+REPOSITORY = Path(__file__).resolve().parent.parent  # students may read all of it: no private file lives here
 QUIZ_NOTEBOOK = None  # where to write the quiz; None: in the source/ of the course in the current directory
 MIN_SEED = 12
 PERCENT = f"{TOLERANCE * 100:g} %"
@@ -138,13 +145,29 @@ def quiz_path():
     return Path(coursedir.format_path(coursedir.source_directory, ".", ASSIGNMENT)) / f"{NOTEBOOK}.ipynb"
 
 
+def course_root(path):
+    """The course `path` belongs to: the folder above it that holds nbgrader_config.py, or None."""
+    return next((folder for folder in path.resolve().parents if (folder / "nbgrader_config.py").is_file()), None)
+
+
+def private_statements(path, given):
+    """The instructor's statements for a secret variant: the file `given` (--statements), else c.QuizStatements.path
+    of the course `path` belongs to; StatementsError (classroom.quiz.statements) saying what to do without one."""
+    from classroom import course
+
+    root = course_root(path)
+    if not given and root is not None:
+        given = statement_files.QuizStatements(config=course.course_app([ASSIGNMENT], root=root).config).path
+    return statement_files.private(given, [REPOSITORY, *([root] if root else [])])
+
+
 def handed_out_refusal(path, quiz):
     """Why the quiz at `path` may not become `quiz` (it is handed out: classroom.decisions.quiz_key), or None. The
     course is the folder above `path` that holds nbgrader_config.py (none: nothing is handed out)."""
     from classroom import course
     from classroom.decisions import quiz_key as key_lock
 
-    root = next((folder for folder in path.resolve().parents if (folder / "nbgrader_config.py").is_file()), None)
+    root = course_root(path)
     if root is None:
         return None
     app = course.course_app([ASSIGNMENT], root=root)
@@ -166,6 +189,9 @@ def main(argv=None, environ=None):
     parser.add_argument("--replace-handed-out", action="store_true",
                         help="write the new quiz even though the current one is handed out, knowingly (every "
                              "student must then fetch the new one): what `make quiz-variant QUIZ_REPLACE=yes` passes")
+    parser.add_argument("--statements", metavar="PATH", default="",
+                        help="the file of your own conceptual statements, kept outside the course (default: "
+                             "c.QuizStatements.path); what `make quiz-variant QUIZ_STATEMENTS=PATH` passes")
     args = parser.parse_args(argv)
     seed = PUBLIC_SEED if args.public else environ.get("QUIZ_SEED", "")
     if not args.public and len(seed.strip()) < MIN_SEED:
@@ -173,7 +199,13 @@ def main(argv=None, environ=None):
                 else "QUIZ_SEED is not set")
         parser.error(f"{said}. Choose a secret of at least {MIN_SEED} characters, keep it to yourself, and run "
                      "`make quiz-variant QUIZ_SEED=<your secret>`.")
-    quiz, path = quiz_notebook(draw(seed)), quiz_path()
+    path = quiz_path()
+    try:
+        statements = None if args.public else private_statements(path, args.statements)
+    except statement_files.StatementsError as exc:
+        print(f"quiz_variant: {exc}. Nothing was written.", file=sys.stderr)
+        return 2
+    quiz = quiz_notebook(draw(seed, statements))
     refused = None if args.replace_handed_out else handed_out_refusal(path, quiz)
     if refused:
         print(f"quiz_variant: {refused}", file=sys.stderr)

@@ -6,6 +6,7 @@ itself. The same code runs in the student's kernel (Validate) and in the grader
 (classroom.preprocessors.trusted_grades), where the student's function is a proxy that behaves like it for arrays
 in, plain data out; nothing here knows the answer: the reference lives only in the hidden parts of the checks, in
 source/."""
+import contextlib
 import os
 import sys
 import weakref
@@ -17,6 +18,21 @@ import numpy as np
 from attention_lesson.softmax import softmax_rows
 
 from ..units import MiB
+
+
+TIMED_OUT = "TimedOut"  # the kind of a call that ran out of time (classroom.trusted.failures.TIMED_OUT, by value)
+
+
+@contextlib.contextmanager
+def at_size(T, after=""):
+    """Calls of the student's function at size T: a call that runs out of its time says at which T, then `after`
+    (what the check could not measure), keeping its kind (the grader's report decides on it)."""
+    try:
+        yield
+    except Exception as exc:
+        if getattr(exc, "kind", None) == TIMED_OUT and type(exc).__name__ != "OutOfTime" and len(exc.args) == 1:
+            exc.args = (f"at T = {T}, {exc.args[0]}{after}",)
+        raise
 
 
 def stderr_as_output():
@@ -58,6 +74,22 @@ def nudged_gradient(S, G, h=1e-6):
     return numeric
 
 
+def nudging_gap(score_gradient, seed, T=5):
+    """The largest gap between score_gradient(softmax_rows(S), G) and central differences of sum(G * softmax(S)), on
+    a (T, T) draw from `seed`: under 1e-6 when the values are right."""
+    rng = np.random.default_rng(seed)
+    S, G = rng.normal(size=(T, T)), rng.normal(size=(T, T))
+    numeric = nudged_gradient(S, G)
+    return float(np.max(np.abs(as_matrix(score_gradient(softmax_rows(S), G.copy()), T) - numeric)))
+
+
+def zero_at_T_1(score_gradient):
+    """With T = 1 the only weight is 1 whatever its logit, so its gradient is 0 (else AssertionError)."""
+    one = as_matrix(score_gradient(np.ones((1, 1)), np.full((1, 1), 2.5)), 1)
+    assert abs(one[0, 0]) < 1e-12, (f"with T = 1 the only weight is 1 whatever its logit, so its gradient is 0; "
+                                    f"your function returned {one[0, 0]:.3g}")
+
+
 def zero_rows_only(got, rows, why):
     """The given rows of the result are zero (else AssertionError with why(how far off they are)), the others not."""
     off = np.abs(got[rows]).max()
@@ -69,10 +101,11 @@ def zero_rows_only(got, rows, why):
 def small_peak(f, T, seed, limit, measure):
     """One call f(A, G) at size T takes less than `limit` bytes beyond its inputs, as `measure`
     (classroom.checks.measures.peak_extra_bytes) finds; else AssertionError comparing with a (T, T, T) Jacobian."""
-    extra = measure(f, *case(T, seed))
-    assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs (a (T, T, T) array "
-                           f"of floats is {T ** 3 * 8 / MiB:.0f} MiB; a (T, T) one is {T * T * 8 / MiB:.1f} "
-                           "MiB): avoid building the Jacobian")
+    with at_size(T, "; so its memory could not be measured"):
+        extra = measure(f, *case(T, seed))
+    assert extra < limit, (f"at T = {T} one call took {extra / MiB:.0f} MiB beyond its inputs, and the limit is "
+                           f"{limit / MiB:.0f} MiB (a (T, T, T) array of floats is {T ** 3 * 8 / MiB:.0f} MiB; a "
+                           f"(T, T) one is {T * T * 8 / MiB:.1f} MiB): avoid building the Jacobian")
 
 
 def size_by_definition(score_gradient, Q, K, G, divisor):
@@ -80,6 +113,22 @@ def size_by_definition(score_gradient, Q, K, G, divisor):
     score_gradient: a mistake in part 1 is not counted again in part 2."""
     A = softmax_rows(Q @ K.T / divisor)
     return float(np.mean(np.abs(as_matrix(score_gradient(A, G), len(Q)))))
+
+
+def own_sizes(score_gradient_size, d_k, draws, seed, T=8):
+    """What the student's own score_gradient_size gives, averaged over `draws` draws made here from `seed`: for the
+    divisors 1 and sqrt(d_k), the mean size and the spread (standard deviation) of one draw's size. Part 2's
+    measurement is compared with this, so that a mistake in part 1 or in score_gradient_size is not counted again
+    (one that writes into G included: both divisors are given the same G, as the reference's mean_sizes does)."""
+    rng = np.random.default_rng(seed)
+    sizes = np.empty((draws, 2))
+    for n in range(draws):
+        Q, K, G = rng.normal(size=(T, d_k)), rng.normal(size=(T, d_k)), rng.normal(size=(T, T))
+        for column, divisor in enumerate((1.0, float(np.sqrt(d_k)))):
+            got = score_gradient_size(Q.copy(), K.copy(), G, divisor)  # one G for both, as the reference does
+            assert np.ndim(got) == 0 and np.isreal(got), f"score_gradient_size should return one number, not {got!r}"
+            sizes[n, column] = float(got)
+    return [(float(sizes[:, k].mean()), float(sizes[:, k].std())) for k in (0, 1)]
 
 
 def two_sizes(mean_sizes, d_k, draws, seed):
@@ -93,6 +142,37 @@ def two_sizes(mean_sizes, d_k, draws, seed):
     assert undivided > 0 and divided > 0 and np.isfinite([undivided, divided]).all(), (
         f"mean_sizes({d_k}, {draws}, {seed}) returned {got!r}: sizes of a gradient are positive numbers")
     return undivided, divided
+
+
+def sizes_agree(got, want, within, d_k, whose):
+    """AssertionError unless the sizes `got` (undivided, divided) of mean_sizes are within the shares `within` of the
+    means in `want` (as own_sizes returns them), measured by `whose`."""
+    for name, size, (mean, _), share in zip(("undivided", "divided"), got, want, within):
+        assert abs(size / mean - 1) < share, (
+            f"at d_k = {d_k}, {name}, mean_sizes gives {size:.3g}, but {whose} gives {mean:.3g}: check that "
+            "mean_sizes passes the divisors 1 and sqrt(d_k) and draws new Q, K and G for every draw")
+
+
+def spread_as_draws_do(averages, spread, draws):
+    """AssertionError unless `averages` (of `draws` draws each, over several seeds) spread about as averages of
+    draws of one-draw spread `spread` do: a ratio between 0.1 and 3, missed by averages of draws once in 10^5 or
+    less (for 8 seeds)."""
+    ratio = np.std(averages, ddof=1) / (spread / np.sqrt(draws))
+    assert 0.1 < ratio < 3, (
+        f"over {len(averages)} seeds, your divided averages of {draws} draws spread {ratio:.2g} times as much as "
+        f"averages of {draws} random draws do: the sizes should be measured on draws made from the seed, not "
+        "computed from a formula")
+
+
+def held_to_one(measurements, test):
+    """`test(want, whose)` passes for one of `measurements` ((want, whose), made only as needed), else the
+    AssertionError of the last: part 2 is held to the grader's measurement or to the student's own part 1."""
+    for want, whose in measurements:
+        try:
+            return test(want, whose)
+        except AssertionError as exc:
+            failed = exc
+    raise failed
 
 
 def three_numbers(by_hand):

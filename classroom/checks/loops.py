@@ -219,6 +219,18 @@ def _python_loops(statements):
     return found
 
 
+def enclosing_function(source, line):
+    """The name of the innermost function of `source` whose lines hold `line`, and how many functions `source`
+    defines: (None, n) when the line is in none, or the source does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None, 0
+    functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    holding = [n for n in functions if n.lineno <= line <= (n.end_lineno or n.lineno)]
+    return (max(holding, key=lambda n: n.lineno).name if holding else None), len(functions)
+
+
 def find_loops(source, name=None):
     """Describe every loop over a length the source does not fix, every construct that loops in C, and every
     refused construct, as (line, description) pairs, in order."""

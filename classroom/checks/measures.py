@@ -22,7 +22,7 @@ import numpy as np
 from .bindings import bound_names, unresolved
 from .exercise import softmax_rows
 from .line_count import count_lines
-from .loops import find_loops
+from .loops import enclosing_function, find_loops
 
 GROWTH_ALLOWED = 10  # extra Python lines tolerated between the small and the large call
 # What an answer cell finds defined when the grader runs it on its own: Python's builtins (not those IPython adds,
@@ -65,6 +65,13 @@ def runs_alone(f, *before):
         "other cells, so set what it needs in that cell")
 
 
+def _where(source, line, place):
+    """Where a line is, in words, naming the function that holds it when the code defines more than one (a cell
+    is named by its first function, which need not be the one with the loop)."""
+    function, functions = enclosing_function(source, line)
+    return f"{place(line)}, in {function}," if function and functions > 1 else place(line)
+
+
 def python_loops(f, small=4, large=40):
     """Reasons to believe `f` loops over rows or cells (an empty list when there are none): what the source of `f`
     and of the helpers it uses shows (classroom.checks.loops: loops whose length the source does not fix, what
@@ -76,7 +83,7 @@ def python_loops(f, small=4, large=40):
     else:
         source, count = _cell_source(f), _kernel_count(f)
     place = getattr(f, "place", None) or (lambda line: f"line {line} of your solution cell")
-    reasons = [f"{place(line)} uses {what}" for line, what in find_loops(source, f.__name__)]
+    reasons = [f"{_where(source, line, place)} uses {what}" for line, what in find_loops(source, f.__name__)]
     n_small, n_large = count(*_inputs(small)), count(*_inputs(large))
     if n_small is None or n_large is None:
         reasons.append("your code switched off the grader's count of the Python lines it runs")

@@ -9,12 +9,15 @@ from a secret seed (`make quiz-variant QUIZ_SEED=...`, tools/quiz_variant.py), k
 the regenerated source/.
 
 A secret variant reuses no question's numbers from the public variant, and no number answer comes within 5 % of a
-published one (the public variant's or the self-check's), so a published number is never right by accident.
+published one (the public variant's or the self-check's), so a published number is never right by accident. Its
+conceptual statements are the instructor's own (classroom.quiz.statements: a file kept out of the repository), so
+that nothing in the repository decides one; the public variant uses the demo statements, public like it.
 """
 import functools
 
 from attention_lesson.quiz import bank  # the one seam to the lesson's self-check questions (classroom/__init__.py)
 
+from . import statements as statement_files
 from .draws import Avoid, Draws
 from .topics import TOPICS
 
@@ -27,9 +30,9 @@ def self_check_answers():
     return tuple(float(bank.recover_answer(q)) for q in bank.load_bank().values() if q.kind == "number")
 
 
-def _draw(seed, avoid):
-    draws = Draws(seed)
-    return tuple(topic(draws, avoid) for topic in TOPICS)
+def _draw(seed, avoid, statements):
+    draws, ideas = Draws(seed), statement_files.makers(statements)
+    return tuple(topic(draws, avoid, ideas) for topic in TOPICS)
 
 
 @functools.lru_cache(maxsize=1)
@@ -40,8 +43,11 @@ def published():
                  answers=(*self_check_answers(), *(q.key for q in public if q.kind == "number")))
 
 
-def draw(seed):
-    """The variant of `seed`: five Questions (classroom.quiz.draws), the same for the same seed on any machine."""
+def draw(seed, statements=None):
+    """The variant of `seed` with the conceptual statements `statements` (classroom.quiz.statements.read; None: the
+    demo's, public): five Questions (classroom.quiz.draws), the same for the same seed and statements on any
+    machine. tools/quiz_variant.py draws a class's quiz only with the instructor's private statements."""
+    statements = statement_files.demo() if statements is None else statements
     if seed == PUBLIC_SEED:
-        return _draw(seed, Avoid(answers=self_check_answers()))
-    return _draw(seed, published())
+        return _draw(seed, Avoid(answers=self_check_answers()), statements)
+    return _draw(seed, published(), statements)

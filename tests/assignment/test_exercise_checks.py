@@ -96,3 +96,50 @@ def test_stderr_shows_as_output_under_validate_only(monkeypatch):
     monkeypatch.setenv("NBGRADER_VALIDATING", "1")
     checks.stderr_as_output()
     assert sys.stderr is out
+
+
+# ---- what the grader tells a student (issue 36) -----------------------------------------------------------------
+class _TimedOut(Exception):
+    """Stands for the grading child's StudentError of kind TimedOut (classroom.trusted), by duck typing."""
+
+    def __init__(self, message, kind=checks.TIMED_OUT):
+        super().__init__(message)
+        self.kind = kind
+
+
+def test_the_kind_of_a_call_out_of_time_is_the_trusted_sides():
+    from classroom.trusted import failures
+
+    assert checks.TIMED_OUT == failures.TIMED_OUT
+
+
+def test_a_call_out_of_time_says_at_which_T_and_what_was_not_measured():
+    def slow(A, G):
+        raise _TimedOut("your function used more than 3 s of CPU time in one call (an infinite loop?)")
+
+    with pytest.raises(_TimedOut) as failed:
+        checks.small_peak(slow, 40, 1, 2 ** 20, lambda f, *args: f(*args))
+    assert str(failed.value).startswith("at T = 40, your function used more than 3 s")
+    assert str(failed.value).endswith("so its memory could not be measured") and failed.value.kind == checks.TIMED_OUT
+    with pytest.raises(ValueError, match="^no T here$"):
+        with checks.at_size(300):
+            raise ValueError("no T here")
+
+
+def test_the_memory_message_says_the_limit():
+    with pytest.raises(AssertionError, match=r"took \d+ MiB beyond its inputs, and the limit is 1 MiB"):
+        checks.small_peak(right, 50, 1, 2 ** 20, lambda f, *args: 5 * 2 ** 20)
+
+
+def test_a_loop_is_placed_in_the_function_that_holds_it_not_the_cells_first(tmp_path):
+    from classroom.checks.measures import python_loops
+
+    cell = ("import numpy as np\n\n\ndef softmax_grad(A, G):\n    return A * G\n\n\n"
+            "def score_gradient(A, G):\n    out = np.empty_like(A)\n    for i in range(len(A)):\n"
+            "        out[i] = A[i] * (G[i] - A[i] @ G[i])\n    return out\n")
+    path = tmp_path / "cell.py"
+    path.write_text(cell)
+    namespace = {}
+    exec(compile(cell, str(path), "exec"), namespace)
+    reasons = python_loops(namespace["score_gradient"])
+    assert any(r.startswith("line 10 of your solution cell, in score_gradient, uses") for r in reasons), reasons

@@ -17,8 +17,9 @@ import pytest
 
 from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
-from classroom.quiz import topics
+from classroom.quiz import statements as statement_files
 from classroom.quiz.variants import PUBLIC_SEED, draw
+from coursekit.quiz_statements import write_private
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool
 
@@ -160,7 +161,7 @@ def test_every_key_is_right_by_arithmetic_done_here(variant):
             assert context["alphas"][context["top"] - 1] == max(context["alphas"])
         if "y_hat" in context:
             assert context["y_hat"][context["favoured"] - 1] == max(context["y_hat"])
-            assert f"c = {context['correct']}" in q.prompt
+            assert f"t = {context['correct']}" in q.prompt
         truths = [claim.true for _, claim in q.options]
         assert sum(truths) == 1 if q.kind == "single" else sum(truths) >= 1
         assert q.key == "".join(l for l, claim in q.options if claim.true)
@@ -253,10 +254,12 @@ def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkey
 
 def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path):
     seed = "an instructor's secret 7731"
+    private = write_private(tmp_path)
     monkeypatch.setattr(tool, "QUIZ_NOTEBOOK", tmp_path / "quiz.ipynb")
-    assert tool.main([], environ={"QUIZ_SEED": seed}) == 0
+    assert tool.main(["--statements", str(private)], environ={"QUIZ_SEED": seed}) == 0
     text = (tmp_path / "quiz.ipynb").read_text()
-    assert shape(load_notebook(tmp_path / "quiz.ipynb")) == shape(tool.quiz_notebook(draw(seed)))
+    built = tool.quiz_notebook(draw(seed, statement_files.read(private)))
+    assert shape(load_notebook(tmp_path / "quiz.ipynb")) == shape(built)
     for secret in (seed, hashlib.sha256(f"quiz-variant|{seed}".encode()).hexdigest()):
         assert secret not in text
     makefile = (ROOT / "Makefile").read_text()
@@ -272,10 +275,11 @@ def test_the_why_question_gives_nothing_away_by_length():
         assert max(lengths) <= 1.3 * min(lengths), f"seed {seed}: option lengths {lengths}"
 
 
-@pytest.mark.parametrize("ideas", ["ROOT_IDEAS", "ROW_IDEAS", "CE_IDEAS", "DIVIDE_IDEAS"])
-def test_a_statement_is_as_long_when_false_as_when_true(ideas):
-    """Each conceptual statement is written twice, true and false, to like length: its length never tells which."""
-    for make in getattr(topics, ideas):
+@pytest.mark.parametrize("qid", sorted(statement_files.NEEDED))
+def test_a_statement_is_as_long_when_false_as_when_true(qid):
+    """Each conceptual statement of the demo is written twice, true and false, to like length: its length never
+    tells which."""
+    for make in statement_files.makers(statement_files.demo())[qid]:
         true, false = make(None, True), make(None, False)
         lengths = sorted((len(true.text), len(false.text)))
         assert lengths[1] <= 1.3 * lengths[0], \

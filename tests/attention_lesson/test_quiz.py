@@ -198,3 +198,18 @@ def test_a_why_question_gives_nothing_away_by_length(qid):
     """Questions 2 and 4 ask for a reason; their options, the right one included, are of like length."""
     lengths = [len(text) for _, text in BANK[qid].options]
     assert max(lengths) <= 1.25 * min(lengths), f"{qid}: option lengths {lengths}: write them to like length"
+
+
+def test_the_position_of_an_option_gives_no_key_away():
+    """Across the self-check the right options sit in different places: not always first, and a multi-select's
+    right options are not the first ones of its list (issue 36)."""
+    choice = [q for q in QUESTIONS if q.kind != "number"]
+    positions = {q.id: sorted(q.letters.index(letter) for letter in set(right_answer(q))) for q in choice}
+    assert len({tuple(p) for p in positions.values()}) > 1, positions
+    assert {p[0] for p in positions.values()} != {0}, f"every question's first right option is a): {positions}"
+    for q in choice:
+        if q.kind == "multi":
+            first = list(range(len(positions[q.id])))
+            assert positions[q.id] != first, f"{q.id}: the right options are the first of the list"
+    reasons = [positions[q.id][0] for q in choice if q.kind == "single" and len(q.options) > 2]
+    assert len(set(reasons)) == len(reasons), f"the why-questions' keys share a position: {positions}"

@@ -25,13 +25,14 @@ def test_qk_norm_bounds_every_logit_by_the_root_of_d_k():
     assert np.abs(head.qk_norm_loss_and_gradients(W_Q, W_K, X, Y, 4.0)[1]).max() <= 4 + 1e-12
 
 
-def test_best_below_leaves_chaotic_runs_out():
+def test_reached_by_reads_every_run_and_says_which_kind():
     losses = np.ones((head.STEPS + 1, 2, 2, head.REPEATS))
     losses[-1, 0] = 0.6                              # rate 0: calm, ends at 0.6 of the start
-    losses[-1, 1, 0], losses[-1, 1, 1] = 0.01, 0.02  # rate 1: head and twin apart, so chaotic, however low
-    assert head.best_below(losses, 0.7) == "True" and head.best_below(losses, 1 / 2) == "False"
-    losses[-1, 0, 1] = 0.5                           # now rate 0 is chaotic too: no calm run is left
-    assert head.best_below(losses, 0.99) == "False"
+    losses[-1, 1, 0], losses[-1, 1, 1] = 0.01, 0.02  # rate 1: head and twin apart, so chaotic; both far below
+    assert head.reached_by(losses, 0.7) == "calm" and head.reached_by(losses, 1 / 2) == "chaotic"
+    assert head.reached_by(losses, 0.005) == "none"
+    losses[-1, 1, 1] = 0.4                           # the twin ends above a tenth, its head below
+    assert head.reached_by(losses, 1 / 10) == "~"
 
 
 def test_loss_text_marks_a_chaotic_run_and_rounds_a_calm_one():

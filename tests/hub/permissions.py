@@ -87,7 +87,7 @@ print(json.dumps(seen))
 
 def secrets_in_source():
     """Lines only the instructors' files hold: the reference solution and the hidden tests of the source notebook,
-    and the code of the quiz key (classroom/quiz/topics.py, which pairs each statement with its truth)."""
+    and the code of the quiz key (classroom/quiz/topics.py, which computes each worked claim's truth)."""
     needles = set()
     nb = json.loads((ROOT / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").read_text())
     for cell in nb["cells"]:

@@ -72,3 +72,20 @@ def test_the_grader_notes_the_ipython_lines_it_skipped():
     verdicts = decide([GOOD + "!ls\n"], [("c", "print('ok')")], launcher=LAUNCHER)
     assert verdicts["c"].passed and verdicts["c"].printed.startswith("Note from the grader") and "!ls" in \
         verdicts["c"].printed and verdicts["c"].printed.endswith("ok\n")
+
+
+@pytest.mark.integration
+def test_a_slow_call_says_at_which_T_and_that_memory_was_not_measured():
+    """A finite loop slow at a large T: the real child's time-out, as the checks word it (issue 36)."""
+    from classroom.checks import exercise
+
+    slow = ("import time\nimport numpy as np\ndef f(A, G):\n    start = time.process_time()\n"
+            "    while A.shape[0] > 100 and time.process_time() < start + 2:\n        pass\n    return A * G\n")
+    with StudentCode([slow], launcher=LAUNCHER, call_timeout=0.5) as code:
+        f = code.lookup("f")
+        with pytest.raises(StudentError) as failed:
+            exercise.small_peak(f, 200, 1, 32 * 2 ** 20, peak_extra_bytes)
+    assert failed.value.kind == failures.TIMED_OUT
+    said = str(failed.value)
+    assert said.startswith("at T = 200, your function used more than 0.5 s of CPU time in one call"), said
+    assert said.endswith("so its memory could not be measured"), said

@@ -20,6 +20,7 @@ from classroom.grading import record
 from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT, COURSE_ID
+from coursekit.quiz_statements import write_private
 from coursekit.repository import ROOT
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
@@ -108,12 +109,12 @@ def _plain_flags():
 def test_a_late_penalty_zero_takes_manual_and_extra_credit_points_too(place):
     automatic, _ = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
     assert automatic > 0, "bob's work should earn some automatic points, or this test shows nothing"
-    term.by_hand(place, "bob", "values_match_reference", score=3.0, extra=2.0)
+    term.by_hand(place, "bob", "matches_finite_differences", score=2.0, extra=2.0)
     run = course.make(place, "autograde", "AUTOGRADE_ARGS=--force --student bob")
     assert run.returncode == 0, run.stderr[-3000:]
     score, penalty = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
-    # values_match_reference is one of the checks bob's work failed (0 points), so the 3 by hand are all new
-    assert score == automatic + 3.0 + 2.0 == penalty
+    # matches_finite_differences is one of the checks bob's work failed (0 points), so the 2 by hand are all new
+    assert score == automatic + 2.0 + 2.0 == penalty
     assert {row["student_id"]: float(row["score"]) for row in _grades_csv(place)}["bob"] == 0.0
 
 
@@ -189,13 +190,15 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     quiz = place / "source" / ASSIGNMENT / f"{QUIZ}.ipynb"
     handed_out, before = quiz.read_bytes(), term.gradebook(place)
     page = (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes()
-    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours")
+    private = write_private(place.parent)  # the instructor's own statements, outside the course
+    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours", f"QUIZ_STATEMENTS={private}")
     assert drawn.returncode != 0 and "handed out" in drawn.stderr and "QUIZ_REPLACE=yes" in drawn.stderr
     assert quiz.read_bytes() == handed_out
 
     # the quiz is edited anyway (here: another variant written knowingly), then put into the gradebook
     env = course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
-    subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out"], cwd=place, env=env,
+    subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out", "--statements", str(private)],
+                   cwd=place, env=env,
                    check=True, capture_output=True)
     refused = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
                              capture_output=True, text=True)  # what `make release` runs before generate_assignment
