@@ -30,9 +30,10 @@ BOB_QUIZ = {1: repr(RIGHT[1]), 2: repr(next(l for l in QUESTIONS[1].letters if l
 
 FIRST_ROUND = {"alice": "correct_einsum.py", "bob": "wrong_returns_A_times_G.py",
                "carol": "wrong_loops_over_cells.py", "dave": "cheat_exits_process.py"}
-# bob's A * G keeps by_hand (2), his own size by the definition (2) and the four rule points (a rule check judges
-# its rule, not the values): 8, and 2 for the quiz.
-FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 8.0 + 2, "carol": FULL - 1, "dave": 0.0}
+# bob's A * G keeps by_hand (2), his own size by the definition (2), the four rule points (a rule check judges
+# its rule, not the values), values_match_reference (3: judged once central differences agree, which charge his
+# formula) and part 2's measurement (3: held to his own score_gradient_size): 14, and 2 for the quiz.
+FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 14.0 + 2, "carol": FULL - 1, "dave": 0.0}
 
 
 class Cycle:
