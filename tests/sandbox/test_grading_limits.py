@@ -78,6 +78,7 @@ def test_the_grader_notes_the_ipython_lines_it_skipped():
 def test_a_slow_call_says_at_which_T_and_that_memory_was_not_measured():
     """A finite loop slow at a large T: the real child's time-out, as the checks word it (issue 36)."""
     from classroom.checks import exercise
+    from classroom.checks.measures import peak_extra_bytes
 
     slow = ("import time\nimport numpy as np\ndef f(A, G):\n    start = time.process_time()\n"
             "    while A.shape[0] > 100 and time.process_time() < start + 2:\n        pass\n    return A * G\n")
