@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from coursekit import course
-from coursekit.quiz_answers import right_quiz_notebook
+from coursekit.quiz.answers import right_quiz_notebook
 
 GOAL = 1.5  # times the floor
 EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": ""}],

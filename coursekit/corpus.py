@@ -10,7 +10,7 @@ from pathlib import Path
 
 from coursekit.course import (ANSWERS, ASSIGNMENT, SUBMISSIONS, autograde, make_course, max_scores, scores,
                               submission, write_submission)
-from coursekit.quiz_answers import RIGHT, quiz_notebook
+from coursekit.quiz.answers import RIGHT, quiz_notebook
 
 
 def corpus():
@@ -26,7 +26,7 @@ def notebook_name(entry):
 def notebook(entry, edit=True):
     """The notebook a corpus entry hands in: its solution, its answers (tests/submissions/cells/; a list of files is
     their code one after the other), its edit; for the quiz, the right answers written in the entry's `forms`
-    (coursekit.quiz_answers.FORMS)."""
+    (coursekit.quiz.answers.FORMS)."""
     if notebook_name(entry) == "intuition_quiz":
         return quiz_notebook(RIGHT, entry.get("forms"))
     answers = {grade_id: None if code is None else _code(ANSWERS, code)

@@ -6,7 +6,7 @@ one student's recorded score for every grade cell against tests/submissions/corp
 import pytest
 
 from coursekit import corpus, course
-from coursekit.quiz_answers import FORMS
+from coursekit.quiz.answers import FORMS
 
 ENTRIES = corpus.corpus()
 
@@ -17,7 +17,7 @@ def test_the_corpus_covers_every_kind():
     files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
     used = {name for entry in ENTRIES.values() if "solution" in entry for name in corpus.files(entry["solution"])}
     forms = {form for entry in ENTRIES.values() for form in entry.get("forms", {}).values()}
-    assert forms <= set(FORMS), f"answer forms not in tests/helpers/quiz_answers.FORMS: {sorted(forms - set(FORMS))}"
+    assert forms <= set(FORMS), f"answer forms not in coursekit.quiz.answers.FORMS: {sorted(forms - set(FORMS))}"
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
     answers = {p.name for p in course.ANSWERS.iterdir() if p.suffix in (".py", ".md")}  # .md: a written answer
     defaults = {next(course.ANSWERS.glob(f"{grade_id}.*")).name for grade_id in course.answer_cells()}

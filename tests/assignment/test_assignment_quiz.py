@@ -11,7 +11,7 @@ import pytest
 from classroom.trusted import failures
 from classroom.trusted.verdict import decide
 from coursekit.course import LAUNCHER
-from coursekit.quiz_answers import QUESTIONS, RIGHT
+from coursekit.quiz.answers import QUESTIONS, RIGHT
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool
 

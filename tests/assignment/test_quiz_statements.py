@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from classroom.quiz import statements as statement_files
-from coursekit.quiz_statements import write_private
+from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
 from tools import quiz_variant as tool
 

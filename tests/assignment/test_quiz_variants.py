@@ -19,7 +19,7 @@ from attention_lesson.quiz import answer_form
 from attention_lesson.quiz import bank as self_check
 from classroom.quiz import statements as statement_files
 from classroom.quiz.variants import PUBLIC_SEED, draw
-from coursekit.quiz_statements import write_private
+from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool
 

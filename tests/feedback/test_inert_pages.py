@@ -21,7 +21,7 @@ from coursekit import course
 from coursekit.browser import chromium
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
-from coursekit.quiz_answers import SECRETS
+from coursekit.quiz.answers import SECRETS
 from tests.feedback import hostile
 
 pytestmark = requires("browser")

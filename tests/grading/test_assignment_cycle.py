@@ -17,7 +17,7 @@ from classroom import cells
 from classroom.trusted import failures
 from coursekit import course
 from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
-from coursekit.quiz_answers import QUESTIONS, RIGHT, SECRETS
+from coursekit.quiz.answers import QUESTIONS, RIGHT, SECRETS
 
 pytestmark = pytest.mark.integration
 

@@ -26,7 +26,7 @@ from coursekit import course
 from coursekit.browser import chromium, make_lab
 from coursekit.course import ANSWERS, ASSIGNMENT, SOLUTION, SUBMISSIONS
 from coursekit.parts import requires
-from coursekit.quiz_answers import RIGHT, SECRETS, answer_cell
+from coursekit.quiz.answers import RIGHT, SECRETS, answer_cell
 from coursekit.repository import ROOT
 
 pytestmark = pytest.mark.integration

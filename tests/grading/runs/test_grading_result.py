@@ -26,7 +26,7 @@ from classroom.preprocessors import repair_grade_cells, sanitize_feedback
 from classroom.report import collect
 from classroom.trusted import failures
 from coursekit import course as grading
-from coursekit.quiz_answers import RIGHT, SECRETS, quiz_notebook
+from coursekit.quiz.answers import RIGHT, SECRETS, quiz_notebook
 from coursekit.repository import ROOT
 from tests.report.toy import read_gradebook
 

@@ -15,7 +15,7 @@ from classroom import course as coursedirs
 from classroom.bookkeeping import lock
 from coursekit import course
 from coursekit.course import ASSIGNMENT, SUBMISSIONS
-from coursekit.quiz_answers import RIGHT, quiz_notebook
+from coursekit.quiz.answers import RIGHT, quiz_notebook
 
 QUIZ = "intuition_quiz"
 NOW = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)

@@ -20,7 +20,7 @@ from classroom.grading import record
 from classroom.report import collect
 from coursekit import course, grading_runs
 from coursekit.course import ASSIGNMENT, COURSE_ID
-from coursekit.quiz_statements import write_private
+from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)

@@ -10,7 +10,7 @@ def write_private(folder, per_question=4):
     """Write a statements file (the format of classroom/quiz/demo_statements.json) into `folder`, which must lie
     outside the repository, and return its path."""
     word = secrets.token_hex(6)
-    statements = {"_about": "written by coursekit.quiz_statements for a test"}
+    statements = {"_about": "written by coursekit.quiz.statements for a test"}
     for qid in NEEDED:
         statements[qid] = [{"topic": f"private_{n}",
                             "true": f"Statement {n} of {word}, in the wording that holds, about {qid}.",
