@@ -21,16 +21,24 @@ LAB_FIRST := /lab/tree/notebooks/01-why-divide-by-the-root-of-d_k.ipynb
 .PHONY: lab lab-setup test test-fast nbgrader-contract notebooks bench explore explore-page clean-venv
 
 # JupyterLab serves the repository, which is the nbgrader course directory, so that the formgrader's links to
-# source/ and release/ open; it opens on the lessons.
+# source/ and release/ open; it opens on the lessons. First the learner's copy of the exercise is made where it is
+# missing (my-work/, never over their work), so that lesson 03's link to it opens.
+# notebook_shim's server extension, which loads extensions written for the classic Notebook server (none here: the
+# course's are Jupyter Server's), reads every trait of the server as it starts, the deprecated ServerApp.token too,
+# and so warned "DeprecationWarning: ServerApp.token" on every start: it is left out.
+LAB_WITHOUT := --ServerApp.jpserver_extensions notebook_shim=False
 lab: $(READY)
-	$(NBGRADER_ENV) $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=$(LAB_FIRST) $(ALLOW_ROOT) $(LAB_ARGS)
+	@test -e my-work/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb || $(CLASSROOM) exercise $(ASSIGNMENT) --quiet
+	$(NBGRADER_ENV) $(BIN)/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=$(LAB_FIRST) $(ALLOW_ROOT) $(LAB_WITHOUT) \
+	  $(LAB_ARGS)
 
 # Every test, on every core (pytest-xdist). --dist loadfile keeps a file's tests on one worker, as nbval needs for
 # the cells of one notebook and the grading tests for the class they grade once per file. A test that needs a real
 # part this machine lacks (browser, hub, postgres, dask, sandbox) is skipped, and the run's last line names the part
-# and the command that installs it; PYTEST_ARGS='-m "not hub"' leaves a part out (coursekit/parts.py).
+# and the command that installs it; PYTEST_ARGS='-m "not hub"' leaves a part out (coursekit/parts.py). Progress:
+# each finished test on a line of its own, with the share of the run done so far (pytest-xdist's verbose report).
 test: $(READY)
-	$(BIN)/python -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --dist loadfile -v $(PYTEST_ARGS)
 
 # The fast unit tests only (no kernel, nbgrader run, sandbox, browser or JupyterLab): run it on every change.
 test-fast: $(READY)
@@ -57,9 +65,11 @@ bench: $(READY)
 # notebooks work there too (Voila serving a single notebook would refuse them). E.g. make explore EXPLORE_ARGS=--no-browser
 EXPLORE_PORT ?= 8866
 EXPLORE_ARGS ?=
+# The course's JupyterLab extension speaks of Validate, which pages without code have not: Voila leaves it out.
+VOILA_WITHOUT := --VoilaConfiguration.extension_denylist='["attention-lesson-validate-notice"]'
 explore: $(READY)
 	@echo "The divisor explorer: http://localhost:$(EXPLORE_PORT)/voila/render/04-explore-the-divisor.ipynb"
-	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(EXPLORE_ARGS)
+	$(BIN)/voila notebooks --port=$(EXPLORE_PORT) $(VOILA_WITHOUT) $(EXPLORE_ARGS)
 
 # The explorer as one self-contained page that needs no kernel, server or network: build/divisor-explorer.html, with
 # the rows of seeds 0 to EXPLORE_SEEDS-1 embedded (the new-row button goes through them). Open it from disk.
@@ -107,7 +117,8 @@ clean-venv:
 
 # Studying on your own (README.md, "Studying on your own") ---------------------------------------------------------
 # `make exercise`: your copy of the exercise in my-work/$(ASSIGNMENT)/ (git-ignored), made from the student version in
-# release/; a notebook already there is kept as it is. Then JupyterLab opens on it (LAB=no only prints where it is).
+# release/; a notebook already there is kept as it is. Then it opens in the JupyterLab already running on this folder,
+# or a JupyterLab starts on it where none runs (LAB=no only prints where it is).
 # `make check-exercise`: grades my-work/$(ASSIGNMENT)/ with the class's grader (sandboxed) in a private throw-away
 # course, and writes the feedback pages to my-work/feedback/. Without bubblewrap it says what to install;
 # CHECK_ARGS=--no-sandbox grades your own code without a sandbox, knowingly.
@@ -117,8 +128,8 @@ CHECK_ARGS ?=
 .PHONY: exercise check-exercise
 
 exercise: $(READY)
-	@$(CLASSROOM) exercise $(ASSIGNMENT)
-	$(if $(filter no,$(LAB)),,$(MAKE) --no-print-directory lab LAB_FIRST=/lab/tree/my-work/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb)
+	@$(CLASSROOM) exercise $(ASSIGNMENT) $(if $(filter no,$(LAB)),,--in-lab) || { status=$$?; [ $$status = 3 ] || exit $$status; \
+	  $(MAKE) --no-print-directory lab LAB_FIRST=/lab/tree/my-work/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb; }
 
 check-exercise: $(READY)
 	@$(CLASSROOM) check-exercise $(ASSIGNMENT) $(CHECK_ARGS)

@@ -215,8 +215,9 @@ def said(log):
 
 
 @contextlib.contextmanager
-def make_lab(cwd=ROOT, env=None, make_args=()):
-    """Yield (base URL, token) once `make lab` answers; fail with the end of its output if it exits instead."""
+def make_lab(cwd=ROOT, env=None, make_args=(), output=None):
+    """Yield (base URL, token) once `make lab` answers; fail with the end of its output if it exits instead. The list
+    `output`, if given, receives what make lab printed, once it has stopped."""
     port = free_port()
     lab_args = f"--no-browser --ip=127.0.0.1 --port={port} --ServerApp.token={LAB_TOKEN}"
     with tempfile.TemporaryFile() as log:
@@ -234,3 +235,6 @@ def make_lab(cwd=ROOT, env=None, make_args=()):
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+            if output is not None:
+                log.seek(0)
+                output.append(log.read().decode(errors="replace"))

@@ -60,8 +60,9 @@ def readout_labels(measures):
 
 
 def divisor_text(state):
-    """The divisor with its value, such as '√d_k = 8'."""
-    return TEMPLATES["divisor"].format(label=state.label, value=f"{state.divisor:.4g}")
+    """The divisor with its value, such as '√d_k = 8'; a divisor whose name is its value is said once ('1')."""
+    value = f"{state.divisor:.4g}"
+    return value if state.label == value else TEMPLATES["divisor"].format(label=state.label, value=value)
 
 
 def heading(state):

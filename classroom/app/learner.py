@@ -16,12 +16,17 @@ class ExerciseCommand(_Learner):
     """`classroom exercise [ASSIGNMENT] [--work my-work]` (classroom.self_study.exercise)."""
 
     description = "Copy the exercise into my-work/ASSIGNMENT/ (a file already there is kept: your work is never lost)."
+    in_lab = Bool(False, help="Then open the copy in the JupyterLab already serving this folder; exit status 3 where "
+                              "none runs (make exercise then starts one).").tag(config=True)
+    quiet = Bool(False, help="Say only what was copied (make lab runs it so).").tag(config=True)
     aliases = {"work": "ExerciseCommand.work"}
+    flags = {"in-lab": ({"ExerciseCommand": {"in_lab": True}}, in_lab.help),
+             "quiet": ({"ExerciseCommand": {"quiet": True}}, quiet.help)}
 
     def run(self):
         from ..self_study.exercise import exercise_command
 
-        return exercise_command(self.assignment, self.work)
+        return exercise_command(self.assignment, self.work, in_lab=self.in_lab, quiet=self.quiet)
 
 
 class CheckExerciseCommand(_Learner):

@@ -129,6 +129,14 @@ def test_the_figure_has_three_panels_and_refuses_too_many_positions():
 
 
 # ---- the words --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("d_k, p, said", [(64, 0.0, "1"), (64, 0.5, "√d_k = 8"), (64, 1.0, "d_k = 64"),
+                                          (16, 0.25, "d_k^0.25 = 2")])
+def test_the_divisor_readout_says_a_divisor_named_by_its_value_once(d_k, p, said):
+    page = readout_html(explorer_state(d_k=d_k, p=p))
+    shown = re.search(r'data-readout="divisor"[^>]*>([^<]*)<', page).group(1)
+    assert shown == said
+
+
 def test_readout_html_marks_every_value_and_labels_each_measure_with_its_formula():
     page = readout_html(explorer_state())
     marked = re.findall(r'data-readout="([^"]+)"', page)

@@ -65,7 +65,8 @@ def graded_only(path):
         lines = cells.source(cell).splitlines()
         texts = [line[len(MARKER):].strip() for line in lines if line.startswith(MARKER)]
         if cells.is_grade(cell):
-            expected += [f"{cells.docstring(cells.source(cell))}: {text}" for text in texts]
+            # the docstring's closing full stop gives way to the colon ("... seen: values", not "... seen.: values")
+            expected += [f"{cells.docstring(cells.source(cell)).rstrip('.:')}: {text}" for text in texts]
     return expected
 
 

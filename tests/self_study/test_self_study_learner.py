@@ -3,7 +3,9 @@ there is anything (a sentence, no traceback), `make exercise`, the right answers
 `make check-exercise`, one answer made wrong and `make check-exercise` again, a file that is not a notebook, then
 `make exercise` once more (the answers stay). The same notebooks are handed in by two students of a class made with
 the suite's course kit and graded by `make autograde`'s driver: the printed scores are the class's, and the pages,
-read in Chromium, are the class's pages (plus, after full marks only, the note naming where the reference is).
+read in Chromium, are the class's pages but for the written answer a teacher grades by hand, which reads "not graded
+here" with the score left without it, as the terminal prints it (plus, after full marks only, the note naming where
+the reference is). The clone and make in it: tests/self_study/learner_clone.py.
 
 The clone is what git would carry of this working tree (tracked and new files, nothing ignored), in a git repository
 of its own so that `git status` there shows what the learner's runs left. It reuses the test run's virtual
@@ -11,23 +13,20 @@ environment through a symbolic link, .venv -> sys.prefix, and every make runs wi
 builds or reinstalls an environment.
 """
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
-import urllib.parse
-import urllib.request
 
 import pytest
 
 from classroom import cells
 from coursekit import course
-from coursekit.browser import chromium, make_lab
+from coursekit.browser import chromium
 from coursekit.course import ANSWERS, ASSIGNMENT, SOLUTION, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.quiz.answers import RIGHT, SECRETS, answer_cell
 from coursekit.repository import ROOT
+from tests.self_study.learner_clone import fresh_clone, make
 
 pytestmark = pytest.mark.integration
 
@@ -37,28 +36,6 @@ WRONG_BY_HAND = (ANSWERS / "by_hand_diagonal_only.py").read_text()  # Step 2 wor
 SCORE = re.compile(r"^( *)(\S.*?) +(\d+(?:\.\d+)?) / (\d+(?:\.\d+)?)$")
 REFERENCE = f"source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 USES_IT = "notebooks/06-watch-a-wide-layer-stall.ipynb"
-
-
-def fresh_clone(dest):
-    """What a clone of this working tree holds, as a git repository of its own, with .venv linked to this run's."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.exists() or source.is_symlink():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / name, follow_symlinks=False)
-    git = ["git", "-c", "user.name=Learner", "-c", "user.email=learner@example.org"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "clone"]):
-        subprocess.run(git + args, cwd=dest, check=True, capture_output=True)
-    (dest / ".venv").symlink_to(sys.prefix)
-    return dest
-
-
-def make(clone, *args):
-    env = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-    return subprocess.run(["make", "--no-print-directory", "-o", ".venv/.ready", *args], cwd=clone, env=env,
-                          capture_output=True, text=True)
 
 
 def answer(path, answers):
@@ -274,13 +251,22 @@ def read_in_chromium(learner, graded_class):
     return seen
 
 
+PAGE_SCORE = re.compile(r"\(Score: (\d+(?:\.\d+)?) / (\d+(?:\.\d+)?) points?\)")
+BY_HAND = re.compile(r"not graded here: (\d+(?:\.\d+)?) points?, graded by hand in a class")
+
+
+def without_scores(text):
+    """Page text with every score and every "not graded here" in its place as SCORE."""
+    return BY_HAND.sub("SCORE", re.sub(r"Score: \d+(?:\.\d+)? / \d+(?:\.\d+)? points?", "SCORE", text))
+
+
 @requires("browser")
 @pytest.mark.parametrize("run", ["right", "wrong"])
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_the_page_reads_as_the_class_s(read_in_chromium, run, name):
+def test_the_page_reads_as_the_class_s_but_for_what_is_graded_by_hand(read_in_chromium, run, name):
     learner, taught = read_in_chromium["learner", run, name], read_in_chromium["class", run, name]
     assert taught["note"] is None
-    assert settled(learner["text"]) == settled(taught["text"])
+    assert settled(without_scores(learner["text"])) == settled(without_scores(taught["text"]))
     assert [url for url in learner["requests"] if not url.startswith(("file:", "data:"))] == []
 
 
@@ -291,10 +277,19 @@ def test_the_note_reads_full_marks_in_chromium(read_in_chromium):
     assert read_in_chromium["learner", "wrong", ASSIGNMENT]["note"] is None
 
 
-# ---- make exercise without LAB=no --------------------------------------------------------------------------------
-def test_make_exercise_opens_jupyterlab_on_the_exercise(learner):
-    with make_lab(cwd=learner.clone, make_args=("-o", ".venv/.ready", "exercise")) as (base, token):
-        first_page = urllib.request.Request(f"{base}/", headers={"Authorization": f"token {token}"})
-        with urllib.request.urlopen(first_page) as page:
-            first = urllib.parse.urlsplit(page.url).path
-    assert first == f"/lab/tree/my-work/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
+@requires("browser")
+@pytest.mark.parametrize("run", ["right", "wrong"])
+def test_the_page_and_the_terminal_give_one_score(learner, read_in_chromium, run):
+    table = printed(learner.runs[run])
+    for name in NOTEBOOKS:
+        text = read_in_chromium["learner", run, name]["text"]
+        first = PAGE_SCORE.search(text)
+        assert first, text[:500]
+        assert (float(first.group(1)), float(first.group(2))) == table[0, f"{name}.ipynb"], (name, first.group(0))
+        released = json.loads((ROOT / "release" / ASSIGNMENT / f"{name}.ipynb").read_text())["cells"]
+        by_hand = [c for c in released if cells.is_solution(c) and cells.is_grade(c)]
+        # the written derivation of score_gradient: named as not graded here, twice (the contents and its cell),
+        # and the class's page gives it a score instead
+        assert len(BY_HAND.findall(text)) == 2 * len(by_hand), name
+        assert not BY_HAND.search(read_in_chromium["class", run, name]["text"])
+    assert learner.runs[run].stdout.count("not graded here") == 1

@@ -77,9 +77,9 @@ export function divisorLabel(p, look) {
 
 /** The text of each readout, keyed as the table's data-readout attributes. */
 export function readoutTexts(state, look) {
-  const texts = {
-    divisor: fill(look.words.divisor, { label: divisorLabel(state.p, look), value: general4(state.divisor) }),
-  };
+  const label = divisorLabel(state.p, look), value = general4(state.divisor);
+  // a divisor whose name is its value (1) is said once: "1", not "1 = 1"
+  const texts = { divisor: label === value ? label : fill(look.words.divisor, { label, value }) };
   look.measures.forEach(([key], i) => { texts[key] = fixed(state.readouts[i], 4); });
   texts.winner = fill(look.words.winner, { position: state.winner + 1, T: state.T });
   texts.seed = String(state.seed);

@@ -70,7 +70,8 @@ function notebookNotice(checks) {
   for (const check of checks) {
     for (const text of check.texts) {
       const item = element('li');
-      item.append(element('strong', check.description + ':'), ' ' + text);
+      // a docstring's own closing full stop or colon gives way to the one colon before the text
+      item.append(element('strong', check.description.replace(/[.:]+$/, '') + ':'), ' ' + text);
       list.append(item);
     }
   }
