@@ -17,7 +17,7 @@ import sys
 from nbgrader.apps.zipcollectapp import ZipCollectApp
 
 from .. import atomic
-from ..plugins.nbgrader_seams import collect_path
+from ..nbgrader_seams import collect_path
 from .collector import LmsCollector
 from .extractor import SafeExtractor
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
 
 from .. import cells, intake
-from ..plugins.nbgrader_seams import collect_path, match_at_start
+from ..nbgrader_seams import collect_path, match_at_start
 from . import member_names
 from .extractor import Origin
 from .refusals import Refusal, Refusing
