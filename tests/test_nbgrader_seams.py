@@ -39,7 +39,7 @@ def test_a_due_date_given_to_nbgraders_gradebook_is_read_right_or_refused(monkey
     import nbgrader.utils
     from nbgrader.api import Gradebook
 
-    from coursekit.course import COURSE_ID
+    from coursekit.trial_course import COURSE_ID
 
     monkeypatch.setattr(nbgrader.utils, "parse_utc", nbgrader.utils.parse_utc)  # put back afterwards
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)

@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from nbformat.v4 import new_notebook, writes
 
-from coursekit.course import nbgrader
+from coursekit.trial_course import nbgrader
 from tools import nbgrader_contract
 
 pytestmark = pytest.mark.integration

@@ -11,7 +11,7 @@ import pytest
 from classroom import cells
 from classroom.self_study import check, exercise, score_table
 from classroom.sandbox import launch
-from coursekit.course import ASSIGNMENT, RELEASED
+from coursekit.trial_course import ASSIGNMENT, RELEASED
 from coursekit.repository import ROOT
 
 RELEASE = RELEASED.parent
