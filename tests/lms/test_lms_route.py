@@ -20,7 +20,7 @@ from unittest import mock
 
 import pytest
 
-from classroom.lms import collect_zip as collect, grades
+from classroom.lms import collect_zip, grades
 from coursekit import trial_course
 from coursekit.trial_course import ASSIGNMENT
 from tests.lms.lms_downloads import CANVAS, CANVAS_ROSTER, MOODLE, MOODLE_ROSTER, make_zip, write_csv
@@ -63,7 +63,7 @@ def journey(tmp_path_factory, released_course):
     write_csv(path / "lms" / "roster.csv", CANVAS_ROSTER)
     write_csv(path / "lms" / "moodle.csv", MOODLE_ROSTER)
     with inside(path):
-        canvas = collect.collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
+        canvas = collect_zip.zip_collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
     moodle = run("collect-zip", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
                  "--LmsRoster.path=lms/moodle.csv", cwd=path)
     graded = trial_course.autograde(path)

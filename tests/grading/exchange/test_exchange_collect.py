@@ -148,9 +148,9 @@ def test_the_hand_in_time_is_the_servers_and_the_students_claim_is_recorded(coll
         folder = submitted(collected, student)
         arrived = server_time((folder / "timestamp.txt").read_text())
         assert started - 1 <= arrived <= ended + 1, (student, arrived, started, ended)
-        record = intake.read_record(folder)
-        assert record["timestamp_txt"] == claimed and record["time_disagrees"] is True, record
-        assert record["account"] == student and server_time(record["arrived"]) == arrived
+        receipt = intake.read_receipt(folder)
+        assert receipt["timestamp_txt"] == claimed and receipt["time_disagrees"] is True, receipt
+        assert receipt["account"] == student and server_time(receipt["arrived"]) == arrived
     assert f"{collected['victim'].name}: the hand-in's timestamp.txt says {GARBLED!r}" in collected["log"]
 
 
@@ -178,7 +178,7 @@ def test_nothing_outside_the_students_folder_was_read(collected):
 
 def test_the_regular_files_arrived_and_nothing_else(collected):
     mine = submitted(collected, collected["mallory"].name)
-    assert sorted(p.name for p in mine.iterdir()) == sorted([f"{ASSIGNMENT}.ipynb", "timestamp.txt", intake.RECORD])
+    assert sorted(p.name for p in mine.iterdir()) == sorted([f"{ASSIGNMENT}.ipynb", "timestamp.txt", intake.RECEIPT])
     assert (mine / f"{ASSIGNMENT}.ipynb").read_bytes() == RELEASED.read_bytes()
 
 
@@ -189,7 +189,7 @@ def test_the_regular_files_arrived_and_nothing_else(collected):
 def test_the_instructor_is_told_what_was_dropped(collected, name, why):
     lines = [line for line in collected["log"].splitlines() if "Dropped from" in line and repr(name) in line]
     assert len(lines) == 1 and why in lines[0] and repr(collected["folder"]) in lines[0], collected["log"][-4000:]
-    recorded = dict(intake.read_record(submitted(collected, collected["mallory"].name))["dropped"])
+    recorded = dict(intake.read_receipt(submitted(collected, collected["mallory"].name))["dropped"])
     assert why in recorded[name]
 
 

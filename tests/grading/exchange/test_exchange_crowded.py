@@ -59,7 +59,7 @@ def test_a_notebook_beside_hundreds_of_files_is_collected_and_graded_the_rest_fl
     assert crowded["result"].returncode == 0, crowded["log"][-3000:]
     fig = crowded["course"] / "submitted" / "fig" / ASSIGNMENT
     assert (fig / f"{ASSIGNMENT}.ipynb").exists()
-    dropped = intake.read_record(fig)["dropped"]
+    dropped = intake.read_receipt(fig)["dropped"]
     assert len(dropped) == FIGURES + 2 - intake.MAX_FILES  # the notebook and timestamp.txt went first
     assert {why for _, why in dropped} == {f"more than {intake.MAX_FILES} files in the submission"}
     full = sum(trial_course.max_scores(crowded["course"]).values())
@@ -77,7 +77,7 @@ def test_a_notebook_over_twenty_mib_is_collected_whole_and_graded(crowded):
 def test_a_notebook_over_the_courses_limit_is_refused_flagged_and_explained(crowded):
     huge = crowded["course"] / "submitted" / "huge" / ASSIGNMENT
     assert not (huge / f"{ASSIGNMENT}.ipynb").exists()
-    assert dict(intake.read_record(huge)["dropped"]) == {f"{ASSIGNMENT}.ipynb": "larger than 28.6102 MiB"}
+    assert dict(intake.read_receipt(huge)["dropped"]) == {f"{ASSIGNMENT}.ipynb": "larger than 28.6102 MiB"}
     assert f"Dropped from 'huge+{ASSIGNMENT}+{TS}+r' (not collected): '{ASSIGNMENT}.ipynb', larger than" in \
         crowded["log"]
     page = (crowded["course"] / "feedback" / "huge" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
