@@ -5,7 +5,7 @@ only the instructor may read, to another student's work), hard links, named pipe
 odd names, huge files or thousands of them. `nbgrader collect` runs as the instructor: whatever it follows, it reads
 with the instructor's rights. These functions make that safe:
 
-  check_student_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
+  require_plain_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
   take_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why,
                                       and when the server last saw anything of it change (Taken);
   copy_submission(source, dest, ...)  the same, returning only what was dropped;
@@ -47,7 +47,7 @@ class BadSubmission(ValueError):
     """A hand-in that cannot be taken at all (its student id, or its folder); str() says what and what to do."""
 
 
-def check_student_id(student_id):
+def require_plain_id(student_id):
     """Raise BadSubmission unless `student_id` is plain: ASCII letters, digits, '_', '.' and '-', not '.' or '..', not
     starting with '-'. The id becomes a folder name, a Linux account name (useradd's default rule is ASCII), a gradebook
     key and a cell of grades.csv: a letter such as 'ë' is refused, and the message says it is not an ASCII one."""

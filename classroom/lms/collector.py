@@ -111,7 +111,7 @@ class LmsCollector(Refusing, FileNameCollectorPlugin):
         if info.is_student_id:
             student_id = info.lms_id
             try:
-                intake.check_student_id(student_id)
+                intake.require_plain_id(student_id)
             except intake.BadSubmission as error:
                 return Refusal(member, "bad_student_id", detail=repr(info.lms_id), limit=str(error).split(";")[0],
                                lms=lms)

@@ -91,7 +91,7 @@ class SafeCollect(ExchangeCollect):
         try:
             if len(parts) < 3:
                 raise intake.BadSubmission("its name is not <student id>+<assignment>+<timestamp>")
-            intake.check_student_id(parts[0])
+            intake.require_plain_id(parts[0])
             st = _folder_stat(path)
             account = self._account_check(parts[0], st.st_uid)
         except intake.BadSubmission as refusal:

@@ -30,7 +30,7 @@ def command(assignment, student):
 async def run(assignment, student, course_root):
     """{"success", "log"[, "error"]} of grading one student's submission, as nbgrader's API answers."""
     try:
-        intake.check_student_id(student)
+        intake.require_plain_id(student)
     except intake.BadSubmission as exc:
         return {"success": False, "log": "", "error": f"{TAG} not graded: {exc}"}
     proc = await asyncio.create_subprocess_exec(*command(assignment, student), cwd=course_root,
