@@ -51,7 +51,7 @@ def main(n=6):
         least = min(runs["floor"])
         print(f"students per course:                        {n} (best of 3 runs each, alternated)")
         print(f"sandbox:                                    "
-              f"{'bubblewrap' if course.SANDBOXED else 'none (bubblewrap is not installed)'}")
+              f"{'bubblewrap' if trial_course.SANDBOXED else 'none (bubblewrap is not installed)'}")
         print(f"floor (empty notebook, kernel start-up):    {least:.2f} s per submitted notebook")
         for name, label in (("exercise", "score_gradient.ipynb"), ("quiz", "intuition_quiz.ipynb")):
             cost = min(runs[name])

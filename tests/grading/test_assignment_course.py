@@ -17,7 +17,7 @@ def test_autograde_uses_the_gradebook_and_folders_the_course_configures(tmp_path
                                                             'c.CourseDirectory.submitted_directory = "handed_in"\n'))
     folder = trial_course.write_submission(place, "erin", trial_course.submission("def score_gradient(A, G):\n    pass\n"))
     assert folder.parent.parent.name == "handed_in"
-    (folder / f"{course.ASSIGNMENT}.ipynb").write_text('{"cells": [')  # cut short: not a notebook any more
+    (folder / f"{trial_course.ASSIGNMENT}.ipynb").write_text('{"cells": [')  # cut short: not a notebook any more
 
     result = trial_course.autograde(place)
 

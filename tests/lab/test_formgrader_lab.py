@@ -177,7 +177,7 @@ def test_the_instructors_round_in_the_formgrader(lab):
         assert {check: graded.get(check) for check in automatic} == automatic, "the correct hand-in lost marks"
         assert graded[DERIVATION] == 0, "the written derivation got points before anyone read it"
         page.goto(f"{base}/formgrader/submissions/{notebook_id(folder)}")
-        by_hand = page.locator(f"input.score#{helpers.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
+        by_hand = page.locator(f"input.score#{trial_course.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
         by_hand.wait_for(timeout=WAIT_MS)
         by_hand.fill(str(full[trial_course.VISIBLE] / 2))
         with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT",
@@ -210,7 +210,7 @@ def test_the_instructors_round_in_the_formgrader(lab):
     page_html = pages[0].read_text()
     assert 'class="label-text"' in page_html and "<math" in page_html, "not our feedback page (classroom/templates)"
     given = sum(full.values()) - full[trial_course.VISIBLE] / 2
-    assert f"Score: {full[helpers.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
+    assert f"Score: {full[trial_course.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
     assert f"{given:g} / {sum(full.values()):g}" in page_html, "the derivation's score is not in the feedback's total"
 
 

@@ -23,7 +23,7 @@ from classroom import cells, course as coursedirs
 from classroom.grading import result
 from classroom.lms import grades
 from classroom.preprocessors import repair_grade_cells, sanitize_feedback
-from classroom.report import collect
+from classroom.report import read_summary
 from classroom.trusted import failures
 from coursekit import trial_course
 from coursekit.quiz.answers import RIGHT, SECRETS, quiz_notebook
@@ -185,7 +185,7 @@ def summary_lines(course, who, notebook):
 def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(graded):
     course, report_run, lms_run = graded
     maxima, gradebook = read_gradebook(course, trial_course.ASSIGNMENT)
-    summary = collect(course, trial_course.ASSIGNMENT)
+    summary = read_summary(course, trial_course.ASSIGNMENT)
     by_id = {s.id: s for s in summary.students}
     assert set(by_id) == set(gradebook) == set(GRADED_CLASS)
     for who, want in gradebook.items():
@@ -216,7 +216,7 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
             assert float(rows[who]) == round(max(want["total"] - want["penalty"], 0) * 50 / summary.max_score, 2)
 
     alice, dave, erin, gina = (results(course, who, trial_course.ASSIGNMENT) for who in ("alice", "dave", "erin", "gina"))
-    assert alice.handed_as == f"{grading.ASSIGNMENT} (1).ipynb" and by_id["alice"].notes == alice.notes != ()
+    assert alice.handed_as == f"{trial_course.ASSIGNMENT} (1).ipynb" and by_id["alice"].notes == alice.notes != ()
     assert "values_match_reference" in {c.grade_id for c in dave.checks if c.kind == failures.TIMED_OUT}
     timed_out = [c.grade_id for c in dave.checks].index("values_match_reference")
     assert summary_lines(course, "dave", trial_course.ASSIGNMENT)[0][timed_out][0] == "timed out"
@@ -227,7 +227,7 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
     assert results(course, "carol", QUIZ).status == result.NOT_HANDED_IN
     hank = results(course, "hank", trial_course.ASSIGNMENT)
     assert (hank.status, hank.handed_as) == (result.MISNAMED, None) and "several copies" in hank.why
-    assert hank.suspects == (f"Copy of {grading.ASSIGNMENT}.ipynb", f"{grading.ASSIGNMENT}-1.ipynb")
+    assert hank.suspects == (f"Copy of {trial_course.ASSIGNMENT}.ipynb", f"{trial_course.ASSIGNMENT}-1.ipynb")
     assert "alice" not in {s.id for s in summary.attention} and "`score_gradient (1).ipynb`" in \
         (course / "report" / "score_gradient-by-check.csv").read_text()
 
@@ -242,7 +242,7 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
     written = [out / f"{assignment}.png", out / f"{assignment}.html", out / f"{assignment}-by-check.csv"]
     assert all(f"report/{p.name}" in run.stdout and p.stat().st_size > 0 for p in written)
     shutil.copytree(out, ROOT / "build" / "class-report", dirs_exist_ok=True)
-    summary = collect(course, assignment)
+    summary = read_summary(course, assignment)
     maxima, gradebook = read_gradebook(course, assignment)
     totals = {who: s["total"] for who, s in gradebook.items()}
     # frank: his cut-short score_gradient.ipynb scores 0, his quiz (all right) is graded all the same

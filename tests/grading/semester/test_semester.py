@@ -17,7 +17,7 @@ import pytest
 
 from classroom.bookkeeping import lock
 from classroom.grading import record
-from classroom.report import collect
+from classroom.report import read_summary
 from coursekit import trial_course, grading_runs
 from coursekit.trial_course import ASSIGNMENT, COURSE_ID
 from coursekit.quiz.statements import write_private
@@ -161,7 +161,7 @@ def test_a_dropped_student_stays_dropped(place):
     assert "dave" not in {row["student_id"] for row in _grades_csv(place)}
     trial_course.report(place)
     assert "dave" not in (place / "report" / f"{ASSIGNMENT}-by-check.csv").read_text()
-    summary = collect(place, ASSIGNMENT)
+    summary = read_summary(place, ASSIGNMENT)
     assert summary.dropped == ("dave",) and "dave" not in {who for who, _ in summary.ungraded}
     fed = trial_course.make(place, "feedback")  # their autograded/ folder is still there; they get no page
     assert fed.returncode == 0 and "Traceback" not in fed.stderr and "dropped: dave" in fed.stdout, fed.stderr[-3000:]

@@ -47,14 +47,14 @@ def test_an_extension_for_a_student_nobody_knows_is_refused_naming_the_nearest(p
 
 
 def test_the_report_judges_a_student_with_an_extension_by_their_own_due_date(place):
-    from classroom.report import collect
+    from classroom.report import read_summary
 
     given = trial_course.make(place, "extension", "STUDENT=alice", "DUEDATE=2030-01-01 12:00:00 UTC")
     assert given.returncode == 0, given.stderr[-2000:]
     run = trial_course.make(place, "autograde")
     assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
     assert "already up to date" in trial_course.make(place, "autograde").stderr
-    summary = collect(place, ASSIGNMENT)
+    summary = read_summary(place, ASSIGNMENT)
     alice = next(student for student in summary.students if student.id == "alice")
     assert "alice" not in {who for who, _ in summary.ungraded}
     assert not [reason for reason in alice.reasons if "out of date" in str(reason)], alice.reasons
