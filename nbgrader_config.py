@@ -18,7 +18,7 @@ c.CourseDirectory.release_directory = "release"
 # them into the grade cells): never copied to release/, autograded/ or feedback/.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "grade_cells.py",
                             ".classroom-*.json"]  # the grading record and results (classroom.grading.record, .result)
-# and collect's record of a hand-in (classroom.intake.RECORD)
+# and collect's receipt of a hand-in (classroom.intake.RECEIPT)
 # How student processes start (classroom/sandbox/launchers.py): the sandbox, "bubblewrap", unless you choose,
 # knowingly, on a machine that holds nothing else, to grade with your own rights (what `python -m classroom.autograde
 # --no-sandbox` passes):

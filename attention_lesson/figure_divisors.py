@@ -5,7 +5,7 @@ module only draws them.
 """
 import numpy as np
 
-from attention_lesson.checks import as_by_divisor, as_rows, as_widths
+from attention_lesson.arguments import as_by_divisor, as_rows, as_widths
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
 from attention_lesson.vocabulary import DIVISOR_MATH, WEIGHTS
 

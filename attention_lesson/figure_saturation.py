@@ -3,7 +3,7 @@
 Both functions only draw: every number on a figure is computed in the notebook, where the student can
 see how, and is passed in. Each returns the matplotlib Figure, so a test can read back what was drawn.
 """
-from attention_lesson.checks import as_by_divisor, as_curve, as_rows, as_widths
+from attention_lesson.arguments import as_by_divisor, as_curve, as_rows, as_widths
 from attention_lesson.figure_sweep import DIVISOR_MARKERS
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
 from attention_lesson.vocabulary import DIVISOR_WORDS, LARGEST_SLOPE, LOGIT, MEASURE_FORMULAS, TOP_WEIGHT, TOTAL_SLOPE

@@ -6,7 +6,7 @@ so a figure can never show anything the printed table beside it does not.
 import numpy as np
 from matplotlib.ticker import FuncFormatter
 
-from attention_lesson.checks import as_by_divisor, as_curve, as_width, as_widths
+from attention_lesson.arguments import as_by_divisor, as_curve, as_width, as_widths
 from attention_lesson.style import DIVISOR_COLOURS, OKABE_ITO, figure
 from attention_lesson.vocabulary import DIVISOR_MATH, LOGIT, TOP_WEIGHT
 

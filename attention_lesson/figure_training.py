@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from attention_lesson.checks import as_rows, as_width
+from attention_lesson.arguments import as_rows, as_width
 from attention_lesson.style import DIVISOR_COLOURS, figure
 from attention_lesson.vocabulary import DIVISOR_WORDS
 

@@ -1,7 +1,7 @@
 """The row-wise softmax used throughout the lesson (introduced in notebooks/01-why-divide-by-the-root-of-d_k.ipynb)."""
 import numpy as np
 
-from attention_lesson.checks import as_rows
+from attention_lesson.arguments import as_rows
 
 
 def softmax_rows(logits):

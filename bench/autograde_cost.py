@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from coursekit import course
+from coursekit import trial_course
 from coursekit.quiz.answers import right_quiz_notebook
 
 GOAL = 1.5  # times the floor
@@ -26,11 +26,11 @@ EMPTY = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}
 def floor_course(path, n):
     """A course whose one assignment, `empty`, is one empty code cell, handed in by n students."""
     (path / "source" / "empty").mkdir(parents=True)
-    shutil.copy(course.ROOT / "nbgrader_config.py", path)
+    shutil.copy(trial_course.ROOT / "nbgrader_config.py", path)
     (path / "source" / "empty" / "empty.ipynb").write_text(json.dumps(EMPTY))
-    course.nbgrader("generate_assignment", "empty", "--force", cwd=path)
+    trial_course.nbgrader("generate_assignment", "empty", "--force", cwd=path)
     for i in range(n):
-        course.write_submission(path, f"s{i}", EMPTY, notebook="empty", assignment="empty")
+        trial_course.write_submission(path, f"s{i}", EMPTY, notebook="empty", assignment="empty")
     return path
 
 
@@ -38,20 +38,20 @@ def main(n=6):
     with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
         base = Path(scratch)
         floor = floor_course(base / "floor", n)
-        exercise = course.make_course(base / "exercise")
-        course.correct_class(exercise, n)
-        quiz = course.make_course(base / "quiz")
+        exercise = trial_course.make_course(base / "exercise")
+        trial_course.correct_class(exercise, n)
+        quiz = trial_course.make_course(base / "quiz")
         for i in range(n):
-            course.write_submission(quiz, f"s{i}", right_quiz_notebook(), notebook="intuition_quiz")
+            trial_course.write_submission(quiz, f"s{i}", right_quiz_notebook(), notebook="intuition_quiz")
         runs = {"floor": [], "exercise": [], "quiz": []}
         for _ in range(3):  # alternate, and keep the best of three of each (the first run also warms caches)
-            runs["floor"].append(course.timed_autograde(floor, "empty") / n)
-            runs["exercise"].append(course.timed_autograde(exercise) / n)
-            runs["quiz"].append(course.timed_autograde(quiz) / n)
+            runs["floor"].append(trial_course.timed_autograde(floor, "empty") / n)
+            runs["exercise"].append(trial_course.timed_autograde(exercise) / n)
+            runs["quiz"].append(trial_course.timed_autograde(quiz) / n)
         least = min(runs["floor"])
         print(f"students per course:                        {n} (best of 3 runs each, alternated)")
         print(f"sandbox:                                    "
-              f"{'bubblewrap' if course.SANDBOXED else 'none (bubblewrap is not installed)'}")
+              f"{'bubblewrap' if trial_course.SANDBOXED else 'none (bubblewrap is not installed)'}")
         print(f"floor (empty notebook, kernel start-up):    {least:.2f} s per submitted notebook")
         for name, label in (("exercise", "score_gradient.ipynb"), ("quiz", "intuition_quiz.ipynb")):
             cost = min(runs[name])

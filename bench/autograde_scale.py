@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coursekit import course
+from coursekit import trial_course
 from coursekit import grading_runs as runs
 
 STUDENTS, SERVER_CORES, MACHINES, CLASS = 60, 32, 4, 1000
@@ -31,7 +31,7 @@ def hand_in_class(place, n, hanging):
 def timed(place, *flags):
     """(wall seconds, CPU seconds of the driver and its own processes) of one `make autograde` run."""
     start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    graded = course.autograde(place, *flags)
+    graded = trial_course.autograde(place, *flags)
     assert graded.returncode == 0, graded.stderr[-3000:]
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return time.perf_counter() - start, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
@@ -43,7 +43,7 @@ def load():
 
 def main(n=STUDENTS, hanging=3):
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as scratch:
-        place = course.make_course(Path(scratch) / "course")
+        place = trial_course.make_course(Path(scratch) / "course")
         kinds = hand_in_class(place, n, hanging)
         timed(place, "--student", "s000")  # the staging gradebook is made once, outside the timings
         print(f"class: {n} submissions ({kinds.count('right')} right, {kinds.count('wrong')} wrong, "

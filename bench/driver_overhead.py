@@ -13,24 +13,24 @@ import time
 from pathlib import Path
 
 from bench.arguments import students_and_runs
-from coursekit import course
+from coursekit import trial_course
 
 
 def timed_driver(place, *flags):
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "classroom.autograde", course.ASSIGNMENT, *course.AUTOGRADE_FLAGS, *flags],
-                   cwd=place, env=course.nbgrader_env(), capture_output=True, check=True)
+    subprocess.run([sys.executable, "-m", "classroom.autograde", trial_course.ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags],
+                   cwd=place, env=trial_course.nbgrader_env(), capture_output=True, check=True)
     return time.perf_counter() - start
 
 
 def main(n=6, runs=3):
     with tempfile.TemporaryDirectory(prefix="bench-driver-") as scratch:
-        place = course.make_course(Path(scratch) / "course")
-        course.correct_class(place, n)
+        place = trial_course.make_course(Path(scratch) / "course")
+        trial_course.correct_class(place, n)
         timed_driver(place)  # warm caches, and the staging template made once
         plain, driver, idle = [], [], []
         for _ in range(runs):
-            plain.append(course.timed_autograde(place) / n)
+            plain.append(trial_course.timed_autograde(place) / n)
             driver.append(timed_driver(place, "--force") / n)
             idle.append(timed_driver(place))
         p, d = min(plain), min(driver)

@@ -11,21 +11,21 @@ import tempfile
 from pathlib import Path
 
 from bench.arguments import students_and_runs
-from coursekit import course
+from coursekit import trial_course
 
 
 def main(n=6, runs=3):
-    if not course.SANDBOXED:
+    if not trial_course.SANDBOXED:
         sys.exit("bubblewrap (bwrap) is not installed, so there is no sandbox to measure: apt-get install bubblewrap")
     with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as scratch:
         base = Path(scratch)
-        place = course.make_course(base / "course")
-        course.correct_class(place, n)
-        course.timed_autograde(place)  # warm caches
+        place = trial_course.make_course(base / "course")
+        trial_course.correct_class(place, n)
+        trial_course.timed_autograde(place)  # warm caches
         plain, boxed = [], []
         for _ in range(runs):
-            plain.append(course.timed_autograde(place, course.ASSIGNMENT, "--Grader.launcher_class=unsandboxed") / n)
-            boxed.append(course.timed_autograde(place) / n)
+            plain.append(trial_course.timed_autograde(place, trial_course.ASSIGNMENT, "--Grader.launcher_class=unsandboxed") / n)
+            boxed.append(trial_course.timed_autograde(place) / n)
         p, b = min(plain), min(boxed)
         print(f"students: {n}, best of {runs} alternated runs each")
         print(f"unsandboxed: {p:.3f} s per submission   sandboxed: {b:.3f} s per submission   "

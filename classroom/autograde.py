@@ -126,7 +126,7 @@ def sandbox_refusal(config):
             "student's code runs with your rights")
         return None
     try:
-        launcher.check()
+        launcher.require()
     except launch.SandboxUnavailable as exc:
         return str(exc)
     return None

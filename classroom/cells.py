@@ -1,7 +1,7 @@
 """nbgrader's cells, read and written in one place: their metadata, their hidden tests, their docstrings; and the
 metadata every notebook of the course carries.
 
-A notebook cell here is an nbformat cell (a dict or a NotebookNode); `SourceCell` is the gradebook's record of a
+A notebook cell here is an nbformat cell (a dict or a NotebookNode); `SourceCell` is what the gradebook keeps of a
 cell of the source notebook, which grading trusts over whatever the submission holds.
 """
 import ast

@@ -5,14 +5,15 @@ only the instructor may read, to another student's work), hard links, named pipe
 odd names, huge files or thousands of them. `nbgrader collect` runs as the instructor: whatever it follows, it reads
 with the instructor's rights. These functions make that safe:
 
-  check_student_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
+  require_plain_id(student_id)        refuses an id that is not plain (it becomes a folder name and a CSV cell);
   take_submission(source, dest, ...)  copies the regular files of `source` only, and says what it dropped and why,
                                       and when the server last saw anything of it change (Taken);
   copy_submission(source, dest, ...)  the same, returning only what was dropped;
   nbgrader_caps(coursedir)            the size caps of nbgrader's CourseDirectory, in bytes (its kB is 1000 bytes).
 
-RECORD is the note collect leaves beside a collected hand-in in submitted/ (write_record, read_record): who handed
-it in, when the server saw it, what the student's timestamp.txt claimed, and what was left out and why. It starts
+RECEIPT is collect's receipt, the note it leaves beside a collected hand-in in submitted/ (write_receipt,
+read_receipt): who handed it in, when the server saw it, what the student's timestamp.txt claimed, and what was left
+out and why (not the grading record, classroom.grading.record, nor a notebook's result, classroom.grading.result). It starts
 with a dot and is in CourseDirectory.ignore, so nbgrader neither takes one from a student nor copies it onwards.
 
 How the copy reads, through descriptors and never following a link: classroom.safe_copy.
@@ -35,9 +36,9 @@ MAX_TOTAL_BYTES = 50 * MiB  # every file of one submission together
 MAX_FILES = 200             # regular files copied
 MAX_DEPTH = 4               # folders nested inside the submission
 MAX_ENTRIES = 1000          # names looked at in all (files, folders, links, anything): bounds the work
-RECORD = ".classroom-intake.json"
-# Read before anything else at the top of a hand-in, whatever else it holds: nbgrader's own files and collect's record.
-NBGRADER_FILES = ("timestamp.txt", "submission_secret.txt", RECORD)
+RECEIPT = ".classroom-intake.json"
+# Read before anything else at the top of a hand-in, whatever else it holds: nbgrader's own files and collect's receipt.
+NBGRADER_FILES = ("timestamp.txt", "submission_secret.txt", RECEIPT)
 
 PLAIN = re.compile(r"[A-Za-z0-9_.-]+")
 
@@ -46,7 +47,7 @@ class BadSubmission(ValueError):
     """A hand-in that cannot be taken at all (its student id, or its folder); str() says what and what to do."""
 
 
-def check_student_id(student_id):
+def require_plain_id(student_id):
     """Raise BadSubmission unless `student_id` is plain: ASCII letters, digits, '_', '.' and '-', not '.' or '..', not
     starting with '-'. The id becomes a folder name, a Linux account name (useradd's default rule is ASCII), a gradebook
     key and a cell of grades.csv: a letter such as 'ë' is refused, and the message says it is not an ASCII one."""
@@ -133,16 +134,16 @@ def copy_submission(source, dest, **caps):
     return take_submission(source, dest, **caps).dropped
 
 
-def write_record(folder, record):
-    """Write collect's RECORD (a dict of plain data) into the collected `folder`."""
-    with open(os.path.join(folder, RECORD), "w") as file:
-        json.dump(record, file, indent=1, sort_keys=True)
+def write_receipt(folder, receipt):
+    """Write collect's RECEIPT (a dict of plain data) into the collected `folder`."""
+    with open(os.path.join(folder, RECEIPT), "w") as file:
+        json.dump(receipt, file, indent=1, sort_keys=True)
 
 
-def read_record(folder):
-    """Collect's RECORD of a collected folder as a dict; {} when there is none or it cannot be read."""
+def read_receipt(folder):
+    """Collect's RECEIPT of a collected folder as a dict; {} when there is none or it cannot be read."""
     try:
-        found = json.loads(read_regular(os.path.join(folder, RECORD)) or b"{}")
+        found = json.loads(read_regular(os.path.join(folder, RECEIPT)) or b"{}")
     except ValueError:
         return {}
     return found if isinstance(found, dict) else {}

@@ -1,6 +1,6 @@
 """The course kit: what the tests and the benches share, so that neither imports the other.
 
-A throw-away nbgrader course made from this repository and graded as instructors grade (`course`, `corpus`,
+A throw-away nbgrader course made from this repository and graded as instructors grade (`trial_course`, `corpus`,
 `grading_runs`, `quiz/` (answers and statements)), the real parts around it (`browser`, `hub`, `postgres`, `ports`), the repository's
 own files (`repository`), and the gate of every test that needs a real part (`parts`: `requires("hub")`, one marker
 a part, the closing line that names what was skipped).

@@ -1,14 +1,14 @@
 """The corpus of student submissions (tests/submissions/), graded in a throw-away course.
 
 Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
-and, for some, an edit of the notebook (coursekit.course.EDITS). `grade_corpus` grades all of them
+and, for some, an edit of the notebook (coursekit.trial_course.EDITS). `grade_corpus` grades all of them
 as `make autograde` does (`python -m classroom.autograde`, which runs nbgrader's pipeline on each) and returns the
 gradebook's scores.
 """
 import json
 from pathlib import Path
 
-from coursekit.course import (ANSWERS, ASSIGNMENT, SUBMISSIONS, autograde, make_course, max_scores, scores,
+from coursekit.trial_course import (ANSWERS, ASSIGNMENT, SUBMISSIONS, autograde, make_course, max_scores, scores,
                               submission, write_submission)
 from coursekit.quiz.answers import RIGHT, quiz_notebook
 

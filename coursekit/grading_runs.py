@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from classroom import course as classroom_course
+from classroom import course
 from classroom.grading import record
-from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import DASK
 from coursekit.ports import free_port
 from coursekit.waiting import until
@@ -24,12 +24,12 @@ QUICK_LIMITS = "c.TrustedGrades.call_timeout = 1\nc.TrustedGrades.max_strikes = 
 
 def hand_in(place, who_codes):
     for who, kind in who_codes.items():
-        course.write_submission(place, who, course.submission(CODE[kind]))
+        trial_course.write_submission(place, who, trial_course.submission(CODE[kind]))
 
 
 def gradebook_rows(place):
     """{(student, notebook): everything the gradebook holds about its grading}."""
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         return {(sub.student.id, nb.name): {
             "grades": sorted((g.name, g.auto_score, g.manual_score, g.needs_manual_grade) for g in nb.grades),
             "comments": sorted((c.name, c.auto_comment, c.manual_comment) for c in nb.comments),
@@ -39,7 +39,7 @@ def gradebook_rows(place):
 
 def submission_count(place):
     """{student: number of submission rows} in the gradebook."""
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         counts = {}
         for sub in gb.assignment_submissions(ASSIGNMENT):
             counts[sub.student.id] = counts.get(sub.student.id, 0) + 1
@@ -48,8 +48,8 @@ def submission_count(place):
 
 def committed(place):
     """The students whose autograded folder holds a record: their grading was committed."""
-    coursedir = classroom_course.course_directory(root=place)
-    folder = Path(classroom_course.autograded(coursedir, "*", ASSIGNMENT))
+    coursedir = course.course_directory(root=place)
+    folder = Path(course.autograded(coursedir, "*", ASSIGNMENT))
     return {p.parent.parent.name for p in folder.parent.parent.glob(f"*/{ASSIGNMENT}/{record.RECORD}")}
 
 
@@ -104,8 +104,8 @@ def alive(pids):
 def start_driver(place, *flags):
     """`python -m classroom.autograde` in the background, in a session of its own (so that a test can send it the
     Ctrl-C a terminal sends to a whole process group)."""
-    return subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *course.AUTOGRADE_FLAGS, *flags],
-                            cwd=place, env=course.nbgrader_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags],
+                            cwd=place, env=trial_course.nbgrader_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
 
 
@@ -128,11 +128,11 @@ def dask_cluster(folder, workers=2):
     address = f"tcp://127.0.0.1:{free_port()}"
     logs = open(Path(folder) / "dask.log", "w")
     started = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
-                                 "--no-dashboard"], stdout=logs, stderr=logs, env=course.nbgrader_env(), cwd=folder)]
+                                 "--no-dashboard"], stdout=logs, stderr=logs, env=trial_course.nbgrader_env(), cwd=folder)]
     try:
         started += [subprocess.Popen([str(DASK), "worker", address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
                                       "--name", f"w{i}", "--local-directory", str(folder)], stdout=logs, stderr=logs,
-                                     env=course.nbgrader_env(), cwd=folder) for i in range(workers)]
+                                     env=trial_course.nbgrader_env(), cwd=folder) for i in range(workers)]
         from distributed import Client
         with Client(address, timeout="120s") as client:
             client.wait_for_workers(workers)

@@ -66,9 +66,9 @@ def graded_corpus(tmp_path_factory):
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory):
     """A course made from this repository's source/ and nbgrader_config.py, with release/ generated (not graded)."""
-    from coursekit import course
+    from coursekit import trial_course
 
-    return course.make_course(tmp_path_factory.mktemp("released") / "course")
+    return trial_course.make_course(tmp_path_factory.mktemp("released") / "course")
 
 
 @pytest.fixture(scope="session")
@@ -77,7 +77,7 @@ def empty_gradebook(tmp_path_factory):
     `alembic` (from PATH), which takes a second or two. Each test copies it."""
     from nbgrader.api import Gradebook
 
-    from coursekit.course import COURSE_ID, nbgrader_env
+    from coursekit.trial_course import COURSE_ID, nbgrader_env
 
     path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
     with pytest.MonkeyPatch.context() as patch:

@@ -14,7 +14,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from attention_lesson.checks import as_rows, as_width
+from attention_lesson.arguments import as_rows, as_width
 from attention_lesson.softmax import softmax_rows
 from attention_lesson.vocabulary import LARGEST_SLOPE, TOP_WEIGHT, TOTAL_SLOPE, divisor_name
 

@@ -55,10 +55,10 @@ class QuizKeyCommand(Command):
     flags = {"accept": ({"QuizKeyCommand": {"accept_key": True}}, accept_key.help)}
 
     def run(self):
-        return (self.accept if self.accept_key else self.check)(self, self.assignment)
+        return (self.accept if self.accept_key else self.refuse_changed)(self, self.assignment)
 
     @staticmethod
-    def check(app, assignment):
+    def refuse_changed(app, assignment):
         from ..decisions import quiz_key
 
         gb = quiz_key.open_gradebook(app.coursedir)

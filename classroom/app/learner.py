@@ -30,7 +30,7 @@ class ExerciseCommand(_Learner):
 
 
 class CheckExerciseCommand(_Learner):
-    """`classroom check-exercise [ASSIGNMENT] [--work my-work] [--no-sandbox]` (classroom.self_study.check)."""
+    """`classroom check-exercise [ASSIGNMENT] [--work my-work] [--no-sandbox]` (classroom.self_study.grade_exercise)."""
 
     description = ("Grade my-work/ASSIGNMENT/ as a class's work is graded, and write its feedback to "
                    "my-work/feedback/.")
@@ -40,6 +40,6 @@ class CheckExerciseCommand(_Learner):
     flags = {"no-sandbox": ({"CheckExerciseCommand": {"no_sandbox": True}}, no_sandbox.help)}
 
     def run(self):
-        from ..self_study.check import check_command
+        from ..self_study.grade_exercise import check_exercise_command
 
-        return check_command(self.assignment, self.work, not self.no_sandbox)
+        return check_exercise_command(self.assignment, self.work, not self.no_sandbox)

@@ -16,7 +16,7 @@ POSIX form UTC-5 (which means +5), a local time that does not exist or happens t
 
 `parse_utc` is nbgrader's parse_utc with due dates read by parse_due; the plugin selection
 (classroom/plugins/nbgrader_config.py) puts it in place of nbgrader's, at nbgrader's one seam for due dates
-(classroom.plugins.nbgrader_seams.read_due_dates_strictly), so every nbgrader command and the formgrader that read
+(classroom.nbgrader_seams.read_due_dates_strictly), so every nbgrader command and the formgrader that read
 the course's configuration use it. Timestamps nbgrader writes itself ("2026-12-01 14:05:00.123456 UTC") read as
 before.
 """

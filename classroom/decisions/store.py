@@ -111,7 +111,7 @@ def _known_student(coursedir, student, otherwise=""):
 
 def grant(coursedir, assignment, student, text):
     """Record `student`'s own due date `text` for `assignment` (None: remove it); the sentence to print."""
-    intake.check_student_id(student)
+    intake.require_plain_id(student)
     data = read(coursedir.root)
     if text is None:
         removed = data["extensions"].get(assignment, {}).pop(student, None)
@@ -137,7 +137,7 @@ def drop(coursedir, student, undo=False):
     """Drop `student` for good (or take them back with `undo`); the sentence to print."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    intake.check_student_id(student)
+    intake.require_plain_id(student)
     data = read(coursedir.root)
     if undo:
         if data["dropped"].pop(student, None) is None:

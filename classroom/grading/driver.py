@@ -65,7 +65,7 @@ def say(message):
     print(f"{TAG} {message}", file=sys.stderr, flush=True)
 
 
-def check_selection(coursedir, assignment, versions, collected, dropped):
+def require_selection(coursedir, assignment, versions, collected, dropped):
     """Refused when --notebook or --student selects nothing (a typo must not end in "0 graded now"), or only
     students who were dropped."""
     pattern = coursedir.notebook_id or "*"
@@ -94,7 +94,7 @@ def plan(app, gb, assignment, versions, data):
     jobs, current, refused, skipped = [], 0, [], []
     for student, folder in course.submitted(coursedir, assignment).items():
         try:
-            intake.check_student_id(student)
+            intake.require_plain_id(student)
         except intake.BadSubmission as exc:
             refused.append((student, str(exc)))
             continue
@@ -192,7 +192,7 @@ def prepare(app, gb, assignment):
         raise Refused(str(exc)) from None
     versions = record.versions(gb, assignment)
     collected = course.submitted(coursedir, assignment, "*")
-    check_selection(coursedir, assignment, versions, collected, decisions.dropped(data))
+    require_selection(coursedir, assignment, versions, collected, decisions.dropped(data))
     if collected:
         refused_key = quiz_key.recorded_or_refused(coursedir, gb, assignment)
         if refused_key:

@@ -1,4 +1,4 @@
-"""Check the grading configuration before any grade is touched: a typo must stop the run, not grade a class wrongly.
+"""Refuse a wrong grading configuration before a grade is touched: a typo must stop the run, not grade a class wrongly.
 
 nbgrader (through traitlets) only warns about an option it does not know, and finds a plugin that cannot be imported
 only when the first submission reaches it. `problems(config)` looks first: every section names a known class, every

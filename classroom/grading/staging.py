@@ -209,7 +209,7 @@ def stage(job, template, work, log):
         os.makedirs(submission)
         staged = Staged(area, folder, gradebook)
         try:
-            collected = [tuple(entry) for entry in intake.read_record(job.submitted).get("dropped", [])]
+            collected = [tuple(entry) for entry in intake.read_receipt(job.submitted).get("dropped", [])]
             staged.dropped = collected + intake.copy_submission(
                 job.submitted, submission, **intake.nbgrader_caps(CourseDirectory(config=job.config)))
         except intake.BadSubmission as exc:

@@ -17,7 +17,7 @@ import sys
 from nbgrader.apps.zipcollectapp import ZipCollectApp
 
 from .. import atomic
-from ..plugins.nbgrader_seams import collect_path
+from ..nbgrader_seams import collect_path
 from .collector import LmsCollector
 from .extractor import SafeExtractor
 
@@ -32,7 +32,7 @@ class LmsCollectApp(ZipCollectApp):
         super().init_plugins()
 
 
-def collect(assignment, zip_path, config=None):
+def zip_collect(assignment, zip_path, config=None):
     """Run zip_collect on `zip_path` for `assignment` in the current course directory, with `config` (the course's,
     as the command read it); the app, once done."""
     app = LmsCollectApp()
@@ -96,7 +96,7 @@ def collect_command(config, assignment, zip_path):
         print(f"classroom collect-zip: no such file: {zip_path!r} (make collect-zip ZIP=path/to/the/download.zip): "
               "nothing was collected", file=sys.stderr)
         return 2
-    app = collect(assignment, zip_path, config=config)
+    app = zip_collect(assignment, zip_path, config=config)
     print("\n".join(report(app)))
     return 0
 

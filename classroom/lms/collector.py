@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
 
 from .. import cells, intake
-from ..plugins.nbgrader_seams import collect_path, match_at_start
+from ..nbgrader_seams import collect_path, match_at_start
 from . import member_names
 from .extractor import Origin
 from .refusals import Refusal, Refusing
@@ -111,7 +111,7 @@ class LmsCollector(Refusing, FileNameCollectorPlugin):
         if info.is_student_id:
             student_id = info.lms_id
             try:
-                intake.check_student_id(student_id)
+                intake.require_plain_id(student_id)
             except intake.BadSubmission as error:
                 return Refusal(member, "bad_student_id", detail=repr(info.lms_id), limit=str(error).split(";")[0],
                                lms=lms)

@@ -10,7 +10,7 @@ feedback type). Columns Identifier ("Participant 12345", the number in the names
 Email address, Status, Grade, Maximum Grade, ..., Last modified (grade), ...; the nbgrader student id is taken from
 c.LmsRoster.moodle_student_column ("Email address" by default: an e-mail address gives its part before the @).
 
-Every student id is checked as collect checks it (classroom.intake.check_student_id); an id that is not plain, or
+Every student id is refused unless plain, as collect refuses it (classroom.intake.require_plain_id); an id that is not plain, or
 that two rows of the roster share, maps no file: the collect report names it.
 """
 import csv
@@ -112,7 +112,7 @@ def _students(rows, lms_id, column):
     students = {}
     for key, (value, row) in ids.items():
         try:
-            intake.check_student_id(value)
+            intake.require_plain_id(value)
             refusal = f"two rows of the roster give the id {value!r}" if counts[value] > 1 else ""
         except intake.BadSubmission as error:
             refusal = str(error).split(";")[0]

@@ -1,7 +1,6 @@
 """nbgrader seams that nbgrader_config.py plugs in besides the preprocessors: `exchange_collect.SafeCollect`
 (nbgrader collect), `csv_export.SafeCsvExport` (nbgrader export) and `formgrader_autograde` (the formgrader's
-Autograde button, a Jupyter server extension); `nbgrader_seams`, the only places that reach into nbgrader where it has
-no documented hook, each tested against the installed nbgrader; and nbgrader_config.py, the selection of every classroom class nbgrader
+Autograde button, a Jupyter server extension); and nbgrader_config.py, the selection of every classroom class nbgrader
 uses, with no course setting (a course loads it from SELECTION_FOLDER)."""
 import os
 

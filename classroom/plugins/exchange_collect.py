@@ -18,7 +18,7 @@ and changes this:
     student's own timestamp.txt and the name's time are kept in the record below, and flagged when they disagree;
   - how: the copy is classroom.intake's (regular files only, within the caps below, the assignment's notebooks
     first); every entry left out is a warning with its reason;
-  - what is left for the instructor: classroom.intake.RECORD beside each collected hand-in (who, when, what the
+  - what is left for the instructor: classroom.intake.RECEIPT beside each collected hand-in (who, when, what the
     student claimed, what was left out and why), read by the grader and the report;
   - the copy is writable by the instructor alone (and the instructors' group when group-shared), whatever the umask;
   - one hand-in never stops the others: a folder that cannot be taken (another's name, an id that is not plain, not
@@ -91,7 +91,7 @@ class SafeCollect(ExchangeCollect):
         try:
             if len(parts) < 3:
                 raise intake.BadSubmission("its name is not <student id>+<assignment>+<timestamp>")
-            intake.check_student_id(parts[0])
+            intake.require_plain_id(parts[0])
             st = _folder_stat(path)
             account = self._account_check(parts[0], st.st_uid)
         except intake.BadSubmission as refusal:
@@ -192,7 +192,7 @@ class SafeCollect(ExchangeCollect):
             self.log.warning("%s: the hand-in's timestamp.txt says %r, but the server saw it last change at %s: "
                              "the server's time is the one recorded", student, claimed,
                              _format(arrived, self.timestamp_format))
-        intake.write_record(dest, {
+        intake.write_receipt(dest, {
             "inbound": folder, "account": record["account"], "arrived": _format(arrived, self.timestamp_format),
             "timestamp_txt": claimed or None, "named": record["named"], "time_disagrees": disagrees,
             "dropped": [list(entry) for entry in taken.dropped]})

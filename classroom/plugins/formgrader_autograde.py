@@ -4,7 +4,7 @@ nbgrader's formgrader (Manage Submissions › the Autograde icon of a student) p
 /formgrader/api/submission/ASSIGNMENT/STUDENT/autograde, and nbgrader answers by running its own Autograde in the
 server's process: no sandbox check, no course lock, no grading record (classroom.autograde). This Jupyter server
 extension answers that address first (its handler is put ahead of the formgrader's, whichever loads first:
-classroom.plugins.nbgrader_seams.serve_first) and runs `python -m classroom.autograde ASSIGNMENT --student=STUDENT --force` in the course directory
+classroom.nbgrader_seams.serve_first) and runs `python -m classroom.autograde ASSIGNMENT --student=STUDENT --force` in the course directory
 instead, without blocking the server meanwhile. The reply has the shape the formgrader's page expects (success, log,
 error), so its Success and Error windows show the driver's own lines.
 
@@ -30,7 +30,7 @@ def command(assignment, student):
 async def run(assignment, student, course_root):
     """{"success", "log"[, "error"]} of grading one student's submission, as nbgrader's API answers."""
     try:
-        intake.check_student_id(student)
+        intake.require_plain_id(student)
     except intake.BadSubmission as exc:
         return {"success": False, "log": "", "error": f"{TAG} not graded: {exc}"}
     proc = await asyncio.create_subprocess_exec(*command(assignment, student), cwd=course_root,
@@ -66,7 +66,7 @@ def _jupyter_server_extension_points():
 def _load_jupyter_server_extension(serverapp):
     from jupyter_server.utils import url_path_join
 
-    from .nbgrader_seams import serve_first
+    from ..nbgrader_seams import serve_first
 
     base = serverapp.web_app.settings["base_url"]
     serve_first(serverapp.web_app, ".*$", [(url_path_join(base, route), handler) for route, handler in handlers()])

@@ -9,15 +9,16 @@ run nbgrader's own tests with these plugins (docs/differences-from-nbgrader.md).
 this file, override it. What each piece does: INSTRUCTORS.md and the modules named below.
 """
 from classroom.feedback import page as feedback_page
-from classroom.plugins import nbgrader_seams
+from classroom import nbgrader_seams
+from classroom.decisions import dates
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 
 # Due dates (`nbgrader db assignment add --duedate`, `generate_assignment --duedate`, the formgrader's field) are read
 # right or refused: an offset such as -0500, a zone name such as America/New_York, or UTC (classroom/decisions/dates.py
-# reads them; classroom/plugins/nbgrader_seams.py puts that reading in place of nbgrader 0.9.5's, which takes -0500 for
+# reads them; classroom/nbgrader_seams.py puts that reading in place of nbgrader 0.9.5's, which takes -0500 for
 # -500 seconds).
-nbgrader_seams.read_due_dates_strictly()
+nbgrader_seams.read_due_dates_strictly(dates.parse_utc, dates.DueDateError)
 
 PREPROCESSORS = "classroom.preprocessors"
 # Autograde: nbgrader's own pipeline, every student process in the sandbox. Each assignment is graded with the design

@@ -9,7 +9,7 @@ before. Each cell is rebuilt from what is known to be inert:
 * Markdown: shown as written unless it holds HTML, an outside image or a script link, then as text; attachments only
   as checked PNG or JPEG images (classroom.feedback.inert_markdown); raw cells, which HTML exporters write
   into the page, are held to the same rule;
-* metadata: of a cell, only its nbgrader record (checked field by field) and whether it may be edited or deleted; of
+* metadata: of a cell, only its nbgrader metadata (checked field by field) and whether it may be edited or deleted; of
   the notebook, only its kernel's and language's names (widget state, which pages load a widget manager for, goes);
 * every cell's source is capped, and the notebook as a whole: past its cap, the cells that are neither graded nor an
   answer are left out from there on, with a note.
@@ -39,7 +39,7 @@ CHECKSUM = re.compile(r"[0-9a-f]{1,64}")
 NBGRADER_FLAGS = ("grade", "solution", "locked", "task")
 
 
-def nbgrader_record(meta):
+def nbgrader_metadata(meta):
     """A cell's nbgrader metadata with only its known fields, each of the right type; None if its grade id could
     break out of the page where nbgrader's templates print it."""
     if not isinstance(meta, dict) or not GRADE_ID.fullmatch(str(meta.get("grade_id", ""))):
@@ -60,9 +60,9 @@ def nbgrader_record(meta):
 
 def cell_metadata(metadata):
     kept = {key: metadata[key] for key in ("deletable", "editable") if type(metadata.get(key)) is bool}
-    record = nbgrader_record(metadata.get("nbgrader"))
-    if record is not None:
-        kept["nbgrader"] = record
+    nbgrader = nbgrader_metadata(metadata.get("nbgrader"))
+    if nbgrader is not None:
+        kept["nbgrader"] = nbgrader
     return kept
 
 

@@ -125,7 +125,7 @@ class SandboxedExecute(Execute):
         return self.preprocess(nb, resources)
 
     def preprocess(self, nb, resources=None, km=None):
-        self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than run the kernel without it
+        self.launcher.require()  # the sandbox refuses (SandboxUnavailable) rather than run the kernel without it
         self._stopped, self._budgets, self._ran, self._decided, self._held = None, {}, set(), set(), 0
         self._watching = None
         self._marks = resources.setdefault("classroom", {}).setdefault("marks", [])

@@ -52,7 +52,7 @@ class TrustedGrades(NbGraderPreprocessor):
 
     def start(self, nb, resources):
         """Begin deciding the grade cells in a thread of this process; returns the Future of the verdicts."""
-        self.launcher.check()  # the sandbox refuses (SandboxUnavailable) rather than grade without it
+        self.launcher.require()  # the sandbox refuses (SandboxUnavailable) rather than grade without it
         known = gradebook_cells(resources)
         tests = [(cell.name, cell.source) for cell in known if cell.is_check]
         solution_ids = {cell.name for cell in known if cell.is_solution}

@@ -15,7 +15,7 @@ nbgrader's CourseDirectory),
 One job per module:
   model        the data (frozen dataclasses): Summary, Student, Check, CheckResult, Reason
   attention    which submissions need a look, and why, decided on the results' data (failure kinds, repairs, status)
-  read         the gradebook, the results and the grading records into a Summary (`collect`)
+  read         the gradebook, the results and the grading records into a Summary (`read_summary`)
   figure       the PNG and its alt text
   spreadsheet  the CSV
   render       the HTML page (templates/report.html.j2, Jinja2 with autoescape)
@@ -25,7 +25,7 @@ What a check "detects" is the one-line docstring that opens its grade cell in th
 are those its results record: the sentences the feedback shows. No other text of a grade cell is read, so the
 hidden tests' code cannot reach the report.
 """
-from .read import ReportError, collect
+from .read import ReportError, read_summary
 from .model import Summary
 
-__all__ = ["ReportError", "Summary", "collect"]
+__all__ = ["ReportError", "Summary", "read_summary"]

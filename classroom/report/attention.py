@@ -13,7 +13,7 @@ each notebook's result (classroom.grading.result, written when it was graded), t
     were recorded): `make autograde` grades it again;
   * the work was handed in after the due date (with the late penalty nbgrader applied);
   * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
-    time the server saw it arrive (classroom.intake.RECORD, which collect writes beside the collected copy).
+    time the server saw it arrive (classroom.intake.RECEIPT, which collect writes beside the collected copy).
   * a re-submission of changed work cleared grading by hand (the result names what was cleared).
 
 A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
@@ -83,7 +83,7 @@ def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading; collected: collect's record of the hand-in (classroom.intake.read_record), {} or None for none.
+    grading; collected: collect's receipt of the hand-in (classroom.intake.read_receipt), {} or None for none.
     """
     found = _Reasons()
     collected = collected or {}

@@ -1,10 +1,10 @@
 """The class report's run (`classroom report ASSIGNMENT [--out DIR]`, classroom.app.instructor), from the course
-directory. Reads the course (collect), then writes the PNG (figure), the CSV (spreadsheet) and the HTML page (render).
+directory. Reads the course (read_summary), then writes the PNG (figure), the CSV (spreadsheet) and the HTML page (render).
 """
 import sys
 from pathlib import Path
 
-from .read import ReportError, collect
+from .read import ReportError, read_summary
 
 
 def build(root, assignment, out):
@@ -17,7 +17,7 @@ def build(root, assignment, out):
     from .render import write_html
     from .spreadsheet import write_csv
 
-    summary = collect(root, assignment)
+    summary = read_summary(root, assignment)
     out = Path(root) / out
     out.mkdir(parents=True, exist_ok=True)
     png = draw_png(summary, out / f"{assignment}.png")

@@ -1,4 +1,4 @@
-"""The class report's data: what `collect` reads from the course, and what the figure, the CSV and the page show.
+"""The class report's data: what `read_summary` reads from the course, and what the figure, the CSV and the page show.
 
 Plain frozen dataclasses, no file access: every number the report writes is a field or a property here, so the
 tests check the numbers on a Summary and the writers only lay them out.
@@ -33,7 +33,7 @@ class Check:
 
 @dataclass(frozen=True)
 class Handed:
-    """One notebook of one student's submission: its result (read by collect, judged by attention)."""
+    """One notebook of one student's submission: its result (read by read_summary, judged by attention)."""
     notebook: str
     handed_in: bool
     result: object = None  # its classroom.grading.result.Result, None if there is none (or it is unreadable)

@@ -76,7 +76,7 @@ def _states(coursedir, gb, assignment):
     return states
 
 
-def collect(root, assignment):
+def read_summary(root, assignment):
     """The Summary of `assignment` in the course at `root` (the folder holding nbgrader_config.py)."""
     from nbgrader.api import Gradebook, MissingEntry
 
@@ -119,7 +119,7 @@ def collect(root, assignment):
                     for found in graded for check in found.checks if check.kind is not None}
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
-                                attention.reasons(handed, flagged, late, penalty, intake.read_record(
+                                attention.reasons(handed, flagged, late, penalty, intake.read_receipt(
                                     coursedir.format_path(coursedir.submitted_directory, student_id, assignment))),
                                 tuple(note for found in graded for note in found.notes)))
     known, dropped = {student.id for student in students}, decisions.dropped(decisions.read(coursedir.root))

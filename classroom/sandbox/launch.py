@@ -194,7 +194,7 @@ def copy_data_files(folder, home):
     """Copy the files in `folder` and its sub-folders that are not notebooks at its top (the assignment's files: data,
     modules; its notebooks hold the tests) into `home`, the working copy a student process starts in (bound into the
     sandbox, see `bubblewrap`), as the notebook sees them beside it. Links are left out; so are the grader's own
-    records (files whose names start with `.classroom-`), and anything past MAX_DATA_FILES files."""
+    files (whose names start with `.classroom-`), and anything past MAX_DATA_FILES files."""
     if not folder or not os.path.isdir(folder):
         return
     copied = 0

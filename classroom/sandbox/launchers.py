@@ -8,7 +8,7 @@ passes that). A launcher may also be named by its import path: another one is a 
 
 The display run's kernel (classroom.sandbox.kernel, classroom.preprocessors.execute_for_display) and the grading
 child (classroom.trusted.child_handle, through classroom.preprocessors.trusted_grades) are both started with it: each
-preprocessor asks `chosen(self)` for the launcher, `check()`s it before any student code runs, and hands it down.
+preprocessor asks `chosen(self)` for the launcher, `require()`s it before any student code runs, and hands it down.
 """
 from traitlets import TraitError, Type
 from traitlets.config import Configurable, LoggingConfigurable
@@ -21,7 +21,7 @@ class Launcher(LoggingConfigurable):
 
     isolated = False  # whether the process has a network of its own (then a kernel talks over IPC, not 127.0.0.1)
 
-    def check(self):
+    def require(self):
         """Before any student code runs: raise an error that says what to do if this launcher cannot work here."""
 
     def command(self, argv, *, memory, cpu_seconds, processes=launch.PROCESSES, home=None, readonly=(), writable=(),
@@ -35,7 +35,7 @@ class BubblewrapLauncher(Launcher):
 
     isolated = True
 
-    def check(self):
+    def require(self):
         launch.require()  # SandboxUnavailable, saying how to install bubblewrap and how to grade without it
 
     def command(self, argv, **where):
@@ -46,7 +46,7 @@ class UnsandboxedLauncher(Launcher):
     """The same limits without a sandbox: the student's code runs with the grader's rights. Only for a machine or an
     account that holds nothing else (no other course, no other student's work), and only when chosen."""
 
-    def check(self):
+    def require(self):
         self.log.warning("Grading WITHOUT the sandbox (Grader.launcher_class=unsandboxed): the student's code runs "
                          "with your rights")
 

@@ -1,9 +1,10 @@
 """Studying on your own: the exercise in the learner's own folder, graded by the grader a class gets.
 
 `make exercise` (exercise.py) copies the student version of the assignment, release/<assignment>/, into
-my-work/<assignment>/ (git-ignored), never over a file that is already there. `make check-exercise` (check.py) grades
-what is there with the class's own driver, `python -m classroom.autograde`, in a private course made for that one run
-and removed after it, then writes the class's feedback pages to my-work/feedback/ and prints the score of each part.
+my-work/<assignment>/ (git-ignored), never over a file that is already there. `make check-exercise`
+(grade_exercise.py) grades what is there with the class's own driver, `python -m classroom.autograde`, in a private
+course made for that one run and removed after it, then writes the class's feedback pages to my-work/feedback/ and
+prints the score of each part.
 
 The reference solution exists only in source/: my-work/ receives copies of release/ only; the private course reads
 source/ where it is (its CourseDirectory.source_directory points there) and copies none of it; and the feedback page,

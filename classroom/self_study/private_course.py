@@ -86,7 +86,7 @@ def grade(coursedir, assignment, folder, target, sandboxed=True):
         private = hand_in(root, assignment, folder, notebooks)
         run("Grading", ["classroom.autograde", assignment, *([] if sandboxed else ["--no-sandbox"])], root)
         run("Writing the feedback", ["nbgrader", "generate_feedback", assignment, "--force"], root)
-        summary = report.collect(root, assignment)
+        summary = report.read_summary(root, assignment)
         parts = {name: part_headings(private, assignment, name) for name in notebooks}
         by_hand = {name: by_hand_points(private, assignment, name) for name in notebooks}
         return summary, parts, by_hand, write_pages(private, assignment, notebooks, target)

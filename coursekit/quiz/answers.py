@@ -4,7 +4,7 @@ import json
 from fractions import Fraction
 
 from classroom.quiz.variants import PUBLIC_SEED, draw
-from coursekit.course import RELEASED
+from coursekit.trial_course import RELEASED
 from tools.quiz_variant import HIDDEN_TEST_FRAGMENTS
 
 QUESTIONS = list(draw(PUBLIC_SEED))

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from attention_lesson.explorer.page import page_html
-from coursekit import course
+from coursekit import trial_course
 from coursekit.browser import AXE, Server, chromium
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.waiting import WAIT_MS
 
@@ -52,12 +52,12 @@ def page():
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """A class of one: a wrong submission, graded, with its feedback page and the class report."""
-    place = course.make_course(tmp_path_factory.mktemp("accessibility") / "course")
-    course.write_submission(place, "wrong", course.submission((SUBMISSIONS / "wrong_returns_A_times_G.py").read_text()))
-    result = course.autograde(place)
+    place = trial_course.make_course(tmp_path_factory.mktemp("accessibility") / "course")
+    trial_course.write_submission(place, "wrong", trial_course.submission((SUBMISSIONS / "wrong_returns_A_times_G.py").read_text()))
+    result = trial_course.autograde(place)
     assert result.returncode == 0, (place / "autograde.log").read_text()[-4000:]
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
-    course.report(place)
+    trial_course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
+    trial_course.report(place)
     return place
 
 

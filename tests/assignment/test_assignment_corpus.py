@@ -5,7 +5,7 @@ one student's recorded score for every grade cell against tests/submissions/corp
 """
 import pytest
 
-from coursekit import corpus, course
+from coursekit import corpus, trial_course
 from coursekit.quiz.answers import FORMS
 
 ENTRIES = corpus.corpus()
@@ -14,13 +14,13 @@ ENTRIES = corpus.corpus()
 def test_the_corpus_covers_every_kind():
     kinds = {name.split("_")[0] for name in ENTRIES}
     assert {"correct", "wrong", "cheat", "robust"} <= kinds
-    files = {p.name for p in course.SUBMISSIONS.glob("*.py")}
+    files = {p.name for p in trial_course.SUBMISSIONS.glob("*.py")}
     used = {name for entry in ENTRIES.values() if "solution" in entry for name in corpus.files(entry["solution"])}
     forms = {form for entry in ENTRIES.values() for form in entry.get("forms", {}).values()}
     assert forms <= set(FORMS), f"answer forms not in coursekit.quiz.answers.FORMS: {sorted(forms - set(FORMS))}"
     assert files == used, f"solution files not in corpus.json: {sorted(files - used)}; missing: {sorted(used - files)}"
-    answers = {p.name for p in course.ANSWERS.iterdir() if p.suffix in (".py", ".md")}  # .md: a written answer
-    defaults = {next(course.ANSWERS.glob(f"{grade_id}.*")).name for grade_id in course.answer_cells()}
+    answers = {p.name for p in trial_course.ANSWERS.iterdir() if p.suffix in (".py", ".md")}  # .md: a written answer
+    defaults = {next(trial_course.ANSWERS.glob(f"{grade_id}.*")).name for grade_id in trial_course.answer_cells()}
     used = {name for entry in ENTRIES.values() for code in entry.get("answers", {}).values() if code
             for name in corpus.files(code)} | defaults
     assert answers == used, f"answer files not used: {sorted(answers - used)}; missing: {sorted(used - answers)}"
@@ -39,7 +39,7 @@ def test_recorded_scores(name, graded_corpus):
     named = lost | set(entry.get("kept", ()))
     assert named <= set(maximum), f"unknown grade ids in corpus.json: {sorted(named - set(maximum))}"
     expected = {grade_id: 0.0 if grade_id in lost else points for grade_id, points in maximum.items()}
-    messages = course.messages(place, name, notebook)
+    messages = trial_course.messages(place, name, notebook)
     wrong = {g: (grades.get(g), expected[g], messages.get(g)) for g in expected if grades.get(g) != expected[g]}
     assert not wrong, f"{name}: (recorded, expected, message) per grade cell: {wrong}"
 

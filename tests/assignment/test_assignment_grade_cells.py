@@ -8,7 +8,7 @@ import sys
 import nbformat
 import pytest
 
-from coursekit.course import ASSIGNMENT
+from coursekit.trial_course import ASSIGNMENT
 from coursekit.repository import ROOT
 from tools import write_grade_cells
 

@@ -8,7 +8,7 @@ import pytest
 
 from classroom import cells
 from coursekit.repository import ROOT, load_notebook
-from coursekit import course
+from coursekit import trial_course
 
 SOURCE = ROOT / "source" / "score_gradient" / "score_gradient.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "score_gradient.ipynb"
@@ -25,14 +25,14 @@ NOTEBOOKS = sorted(p.name for p in SOURCE.parent.glob("*.ipynb"))  # the exercis
 @pytest.mark.integration
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_source_passes_nbgrader_validate(name):
-    result = course.nbgrader("validate", str(SOURCE.parent / name), cwd=ROOT)
+    result = trial_course.nbgrader("validate", str(SOURCE.parent / name), cwd=ROOT)
     assert "Success! Your notebook passes all the tests." in result.stdout, result.stdout + result.stderr
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_release_fails_every_grade_cell_under_validate_invert(name):
-    result = course.nbgrader("validate", "--invert", str(RELEASE.parent / name), cwd=ROOT)
+    result = trial_course.nbgrader("validate", "--invert", str(RELEASE.parent / name), cwd=ROOT)
     assert "Success! The notebook does not pass any tests." in result.stdout, result.stdout + result.stderr
 
 

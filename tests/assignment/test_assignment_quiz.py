@@ -10,7 +10,7 @@ import pytest
 
 from classroom.trusted import failures
 from classroom.trusted.verdict import decide
-from coursekit.course import LAUNCHER
+from coursekit.trial_course import LAUNCHER
 from coursekit.quiz.answers import QUESTIONS, RIGHT
 from coursekit.repository import ROOT, load_notebook
 from tools import quiz_variant as tool

@@ -14,7 +14,7 @@ from attention_lesson.quiz.answer_form import AnswerFormatError, canonical
 from classroom import cells
 from classroom.checks.exercise import three_numbers
 from classroom.trusted.proxy import StudentCode
-from coursekit import corpus, course
+from coursekit import corpus, trial_course
 
 ONLY_WHEN_GRADED = "# Only when graded:"
 ENTRIES = corpus.corpus()
@@ -24,16 +24,16 @@ JUDGED = sorted(name for name, entry in ENTRIES.items() if name.startswith(("cor
                 and "edit" not in entry)
 
 
-def validate(folder, name, nb, notebook=course.ASSIGNMENT):
+def validate(folder, name, nb, notebook=trial_course.ASSIGNMENT):
     path = folder / name / f"{notebook}.ipynb"
     path.parent.mkdir()
     path.write_text(json.dumps(nb))
     return Validator().validate(str(path))
 
 
-def only_when_graded(notebook=course.ASSIGNMENT):
+def only_when_graded(notebook=trial_course.ASSIGNMENT):
     """{grade_id: the `# Only when graded:` lines of its released cell}."""
-    released = json.loads((course.RELEASED.parent / f"{notebook}.ipynb").read_text())
+    released = json.loads((trial_course.RELEASED.parent / f"{notebook}.ipynb").read_text())
     return {cells.grade_id(c): [line for line in cells.source(c).splitlines() if line.startswith(ONLY_WHEN_GRADED)]
             for c in released["cells"] if cells.is_grade(c)}
 
@@ -57,7 +57,7 @@ def test_validate_passes_the_right_and_tells_on_the_wrong(name, tmp_path):
 
 @pytest.mark.integration
 def test_an_untouched_notebook_fails_validate_saying_what_is_not_answered(tmp_path):
-    nb = json.loads(course.RELEASED.read_text())
+    nb = json.loads(trial_course.RELEASED.read_text())
     failed = validate(tmp_path, "untouched", nb)["failed"]
     assert len(failed) == len([c for c in nb["cells"] if cells.is_grade(c)])
     written = [f for f in failed if f["source"] == "YOUR ANSWER HERE"]  # the derivation, a written answer
@@ -109,7 +109,7 @@ def test_every_form_of_an_answer_is_read_alike_by_validate_and_by_the_grader():
         exec(IMPORTS + f"answer = {code}\n", namespace)
         in_kernel.append(namespace["answer"])
     with StudentCode([IMPORTS + f"answer_{i} = {code}\n" for i, (_, code) in enumerate(FORMS)],
-                     launcher=course.LAUNCHER) as student:
+                     launcher=trial_course.LAUNCHER) as student:
         by_grader = [student.lookup(f"answer_{i}") for i in range(len(FORMS))]
     disagree = [(code, read(how, mine), read(how, theirs)) for (how, code), mine, theirs in
                 zip(FORMS, in_kernel, by_grader) if read(how, mine) != read(how, theirs)]

@@ -1,11 +1,11 @@
-"""Unit tests of the helper package's plumbing: input checks, the softmax, text tables."""
+"""Unit tests of the helper package's plumbing: argument validation, the softmax, text tables."""
 import math
 
 import numpy as np
 import pytest
 
 from attention_lesson import as_curve, as_rows, as_width, as_widths, format_table, softmax_rows
-from attention_lesson.checks import as_by_divisor
+from attention_lesson.arguments import as_by_divisor
 
 
 class TestSoftmaxRows:

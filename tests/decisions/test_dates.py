@@ -1,6 +1,6 @@
 """classroom.decisions.dates: every due date read as the time it names, or refused saying how to write it, and
 what nbgrader's parse_utc passes through it as before (the seam that puts it in nbgrader's place:
-tests/plugins/test_nbgrader_seams.py)."""
+tests/test_nbgrader_seams.py)."""
 import datetime
 
 import pytest

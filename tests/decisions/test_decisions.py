@@ -9,7 +9,7 @@ import pytest
 
 from classroom.decisions import quiz_key
 from classroom.decisions import store as decisions
-from coursekit.course import COURSE_ID
+from coursekit.trial_course import COURSE_ID
 from coursekit.repository import ROOT
 
 UTC = datetime.datetime

@@ -5,14 +5,14 @@ Every script payload, if it ever ran, would leave four traces a browser test can
 `window.__pwned`, sets the page title, asks for a page on its own host `<name>.payload.invalid`, and opens a dialog.
 Payloads that cannot run script (a stylesheet, a refresh, an external image) name such a host too, so a request to
 it is the trace. Nothing here runs anything: these are notebooks as plain data, handed in through
-coursekit.course.
+coursekit.trial_course.
 """
 import base64
 import io
 import struct
 import zlib
 
-from coursekit.course import submission
+from coursekit.trial_course import submission
 
 HOST = "payload.invalid"
 MARKER_TITLE = "pwned"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from classroom import cells
-from coursekit import course
+from coursekit import trial_course
 from coursekit.browser import chromium
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.repository import ROOT
 
@@ -54,15 +54,15 @@ def unanswered_notebook(name):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """The course, every student graded in one run and given feedback in one run."""
-    place = course.make_course(tmp_path_factory.mktemp("feedback-page") / "course")
+    place = trial_course.make_course(tmp_path_factory.mktemp("feedback-page") / "course")
     wrong = (SUBMISSIONS / "wrong_returns_A_times_G.py").read_text() + f"\nprint({LONG_LINE!r})\n"
-    course.write_submission(place, "correct", course.submission((SUBMISSIONS / "correct_keepdims.py").read_text()))
-    course.write_submission(place, "wrong", course.submission(wrong))
+    trial_course.write_submission(place, "correct", trial_course.submission((SUBMISSIONS / "correct_keepdims.py").read_text()))
+    trial_course.write_submission(place, "wrong", trial_course.submission(wrong))
     for name in NOTEBOOKS:
-        course.write_submission(place, "unanswered", unanswered_notebook(name), notebook=name)
-    result = course.autograde(place)
+        trial_course.write_submission(place, "unanswered", unanswered_notebook(name), notebook=name)
+    result = trial_course.autograde(place)
     assert result.returncode == 0, (place / "autograde.log").read_text()[-4000:]
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
+    trial_course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
     return place
 
 

@@ -23,7 +23,7 @@ from classroom.feedback.inert_markdown import active, inert_markdown
 from classroom.feedback.inert_outputs import reduce_outputs
 from classroom.preprocessors.sanitize_feedback import SanitizeFeedback
 from tests.feedback import hostile
-from coursekit.course import SUBMISSIONS, nbgrader_env, submission
+from coursekit.trial_course import SUBMISSIONS, nbgrader_env, submission
 from tests.feedback.markup import Tags
 
 CORRECT = (SUBMISSIONS / "correct_keepdims.py").read_text()

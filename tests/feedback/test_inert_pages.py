@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from coursekit import course
+from coursekit import trial_course
 from coursekit.browser import chromium
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.quiz.answers import SECRETS
 from tests.feedback import hostile
@@ -29,8 +29,8 @@ pytestmark = requires("browser")
 CORRECT = (SUBMISSIONS / "correct_keepdims.py").read_text()
 # A function that raises with HTML in its message: the message reaches the report's list of common failures.
 RAISES = f"def score_gradient(A, G):\n    raise ValueError('<img src=x onerror={hostile.js('report-message')}>')\n"
-STUDENTS = {"honest": course.submission(CORRECT), "hostile": hostile.hostile_page_notebook(CORRECT),
-            "legacy": hostile.hostile_page_notebook(CORRECT), "raises": course.submission(RAISES)}
+STUDENTS = {"honest": trial_course.submission(CORRECT), "hostile": hostile.hostile_page_notebook(CORRECT),
+            "legacy": hostile.hostile_page_notebook(CORRECT), "raises": trial_course.submission(RAISES)}
 
 # What the page (in the page's own scripts, frames, styles and event handlers) holds that could run or load.
 PROBE = """() => ({
@@ -63,16 +63,16 @@ def legacy_notebook(autograded):
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
-    place = course.make_course(tmp_path_factory.mktemp("inert") / "course")
+    place = trial_course.make_course(tmp_path_factory.mktemp("inert") / "course")
     for student, nb in STUDENTS.items():
-        course.write_submission(place, student, nb)
-    result = course.autograde(place)
+        trial_course.write_submission(place, student, nb)
+    result = trial_course.autograde(place)
     assert result.returncode == 0, (place / "autograde.log").read_text()[-4000:]
     path = Path(place) / "autograded" / "legacy" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     path.chmod(path.stat().st_mode | stat.S_IWUSR)
     path.write_text(json.dumps(legacy_notebook(json.loads(path.read_text()))))
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
-    course.report(place)
+    trial_course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
+    trial_course.report(place)
     return place
 
 
@@ -114,8 +114,8 @@ def test_every_page_was_opened(graded_class, pages):
 
 
 def test_the_hostile_students_are_graded_like_the_honest_one(graded_class):
-    scores = course.scores(graded_class)
-    full = {g: p for g, p in course.max_scores(graded_class).items()}
+    scores = trial_course.scores(graded_class)
+    full = {g: p for g, p in trial_course.max_scores(graded_class).items()}
     for student in ("honest", "hostile", "legacy"):
         assert {g: scores[student][g] for g in full} == full, student
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from classroom.trusted import failures
-from coursekit import course
+from coursekit import trial_course
 from tests.feedback import hostile
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 
@@ -48,16 +48,16 @@ def legacy_huge(autograded):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    place = course.make_course(tmp_path_factory.mktemp("caps") / "course")
-    course.write_submission(place, "huge", hostile.huge_notebook(CORRECT))
-    course.write_submission(place, "legacy", course.submission(CORRECT))
-    result = course.autograde(place)
+    place = trial_course.make_course(tmp_path_factory.mktemp("caps") / "course")
+    trial_course.write_submission(place, "huge", hostile.huge_notebook(CORRECT))
+    trial_course.write_submission(place, "legacy", trial_course.submission(CORRECT))
+    result = trial_course.autograde(place)
     assert result.returncode == 0, (place / "autograde.log").read_text()[-4000:]
     path = path_of(place, "autograded", "legacy", "ipynb")
     path.chmod(path.stat().st_mode | stat.S_IWUSR)
     path.write_text(json.dumps(legacy_huge(json.loads(path.read_text()))))
     assert path.stat().st_size > 50_000_000
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
+    trial_course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
     return place
 
 
@@ -69,8 +69,8 @@ def test_the_autograded_notebook_and_the_feedback_page_stay_small(graded):
 
 
 def test_the_grade_is_unchanged(graded):
-    full = course.max_scores(graded)
-    assert {g: course.scores(graded)["huge"][g] for g in full} == full
+    full = trial_course.max_scores(graded)
+    assert {g: trial_course.scores(graded)["huge"][g] for g in full} == full
 
 
 def notes(nb, start):

@@ -5,7 +5,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from classroom.trusted import failures
-from coursekit import course
+from coursekit import trial_course
 
 pytestmark = pytest.mark.integration
 
@@ -13,19 +13,19 @@ pytestmark = pytest.mark.integration
 def test_autograde_uses_the_gradebook_and_folders_the_course_configures(tmp_path):
     elsewhere = tmp_path / "records" / "marks.sqlite"
     elsewhere.parent.mkdir()
-    place = course.make_course(tmp_path / "course", config=(f'c.CourseDirectory.db_url = "sqlite:///{elsewhere}"\n'
+    place = trial_course.make_course(tmp_path / "course", config=(f'c.CourseDirectory.db_url = "sqlite:///{elsewhere}"\n'
                                                             'c.CourseDirectory.submitted_directory = "handed_in"\n'))
-    folder = course.write_submission(place, "erin", course.submission("def score_gradient(A, G):\n    pass\n"))
+    folder = trial_course.write_submission(place, "erin", trial_course.submission("def score_gradient(A, G):\n    pass\n"))
     assert folder.parent.parent.name == "handed_in"
-    (folder / f"{course.ASSIGNMENT}.ipynb").write_text('{"cells": [')  # cut short: not a notebook any more
+    (folder / f"{trial_course.ASSIGNMENT}.ipynb").write_text('{"cells": [')  # cut short: not a notebook any more
 
-    result = course.autograde(place)
+    result = trial_course.autograde(place)
 
     assert result.returncode == 0, result.stderr[-3000:]
     assert "erin/score_gradient: scored 0: the file you handed in is not a readable notebook" in result.stderr
     assert elsewhere.exists() and not (place / "gradebook.db").exists()
     with Gradebook(f"sqlite:///{elsewhere}") as gb:
-        grades = gb.find_submission_notebook(course.ASSIGNMENT, course.ASSIGNMENT, "erin").grades
+        grades = gb.find_submission_notebook(trial_course.ASSIGNMENT, trial_course.ASSIGNMENT, "erin").grades
         assert grades and all(g.auto_score == 0.0 and g.needs_manual_grade for g in grades)
-    kinds = {kind for kind, _ in course.verdicts(place, "erin").values()}
+    kinds = {kind for kind, _ in trial_course.verdicts(place, "erin").values()}
     assert kinds == {failures.NOT_GRADED}

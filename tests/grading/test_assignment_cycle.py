@@ -15,8 +15,8 @@ import pytest
 
 from classroom import cells
 from classroom.trusted import failures
-from coursekit import course
-from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
 from coursekit.quiz.answers import QUESTIONS, RIGHT, SECRETS
 
 pytestmark = pytest.mark.integration
@@ -39,17 +39,17 @@ FIRST_SCORES = {"alice": FULL + QUIZ, "bob": 14.0 + 2, "carol": FULL - 1, "dave"
 class Cycle:
     def __init__(self, base):
         self.base = Path(base)
-        self.course = course.make_course(self.base / "course")
+        self.course = trial_course.make_course(self.base / "course")
         self.exchange = self.base / "exchange"
         self.exchange.mkdir()
 
     def instructor(self, *args, check=True):
-        return course.nbgrader(*args, f"--Exchange.root={self.exchange}", cwd=self.course, check=check)
+        return trial_course.nbgrader(*args, f"--Exchange.root={self.exchange}", cwd=self.course, check=check)
 
     def student(self, who, *args):
         home = self.base / "students" / who
         home.mkdir(parents=True, exist_ok=True)
-        return course.nbgrader(*args, f"--course={COURSE_ID}", f"--student={who}",
+        return trial_course.nbgrader(*args, f"--course={COURSE_ID}", f"--student={who}",
                                      f"--Exchange.root={self.exchange}", f"--Exchange.cache={home / '.cache'}",
                                      cwd=home)
 
@@ -60,8 +60,8 @@ class Cycle:
         path = home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
         if not path.exists():
             self.student(who, "fetch_assignment", ASSIGNMENT)
-        self._fill(path, lambda grade_id: solution_code if grade_id == course.SOLUTION
-                   else course.right_answer(grade_id))  # the other answers right
+        self._fill(path, lambda grade_id: solution_code if grade_id == trial_course.SOLUTION
+                   else trial_course.right_answer(grade_id))  # the other answers right
         if quiz_answers:
             self._fill(home / ASSIGNMENT / "intuition_quiz.ipynb", lambda grade_id: (
                 f"answer_{grade_id[7:]} = {quiz_answers[int(grade_id[7:])]}" if int(grade_id[7:]) in quiz_answers
@@ -91,8 +91,8 @@ def cycle(tmp_path_factory):
     for who, solution in FIRST_ROUND.items():
         cycle.work_on(who, (SUBMISSIONS / solution).read_text(), quiz_answers.get(who))
     cycle.instructor("collect", ASSIGNMENT)
-    cycle.first_autograde = course.autograde(cycle.course)
-    cycle.first_scores = course.scores(cycle.course)
+    cycle.first_autograde = trial_course.autograde(cycle.course)
+    cycle.first_scores = trial_course.scores(cycle.course)
     # Second round: bob fixes his answer, carol breaks hers, erin hands in a corrupt file.
     cycle.work_on("bob", (SUBMISSIONS / "correct_keepdims.py").read_text())
     cycle.work_on("carol", (SUBMISSIONS / "cheat_always_equal_object.py").read_text())
@@ -100,8 +100,8 @@ def cycle(tmp_path_factory):
     cycle.instructor("collect", "--update", ASSIGNMENT)
     erin = cycle.course / "submitted" / "erin" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     erin.write_text(erin.read_text()[:500])  # cut short: not a notebook any more
-    cycle.second_autograde = course.autograde(cycle.course)
-    cycle.final_scores = course.scores(cycle.course)
+    cycle.second_autograde = trial_course.autograde(cycle.course)
+    cycle.final_scores = trial_course.scores(cycle.course)
     cycle.instructor("generate_feedback", ASSIGNMENT, "--force")
     cycle.instructor("release_feedback", ASSIGNMENT)
     for who in ("alice", "bob", "carol", "dave", "erin"):
@@ -128,7 +128,7 @@ def test_a_corrupt_submission_still_gets_a_grade_and_feedback(cycle):
         cycle.second_autograde.stderr
     assert all(score == 0.0 for score in cycle.final_scores["erin"].values())
     assert "the file you handed in is not a readable notebook" in cycle.feedback_html("erin")
-    assert {kind for kind, _ in course.verdicts(cycle.course, "erin").values()} == {failures.NOT_GRADED}
+    assert {kind for kind, _ in trial_course.verdicts(cycle.course, "erin").values()} == {failures.NOT_GRADED}
 
 
 def test_exported_csv_matches_the_gradebook(cycle):
@@ -163,12 +163,12 @@ def test_quiz_scores_and_feedback(cycle):
 def test_feedback_says_which_hidden_checks_failed_and_why(cycle):
     carol = cycle.feedback_html("carol")
     checks = {cells.grade_id(c): cells.docstring(cells.source(c))
-              for c in course.autograded_notebook(cycle.course, "carol")["cells"] if cells.is_check(c)}
+              for c in trial_course.autograded_notebook(cycle.course, "carol")["cells"] if cells.is_check(c)}
     for grade_id in ("no_python_loop", "values_match_reference"):  # named by what they check, never by grade id
         assert html.escape(checks[grade_id], quote=False) in carol and grade_id not in carol
     assert "Agreeable" in carol  # the type her function returned, named in the message
     dave = cycle.feedback_html("dave")
     assert "exited with status 0" in dave  # os._exit in the solution cell, explained
-    assert {kind for kind, _ in course.verdicts(cycle.course, "dave").values()} == {failures.CRASHED}
-    carol_kinds = {grade_id: kind for grade_id, (kind, _) in course.verdicts(cycle.course, "carol").items()}
+    assert {kind for kind, _ in trial_course.verdicts(cycle.course, "dave").values()} == {failures.CRASHED}
+    carol_kinds = {grade_id: kind for grade_id, (kind, _) in trial_course.verdicts(cycle.course, "carol").items()}
     assert carol_kinds["values_match_reference"] == failures.WRONG_TYPE  # her object refused to be compared

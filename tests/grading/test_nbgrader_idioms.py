@@ -18,7 +18,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from coursekit.course import LAUNCHER_CLASS, nbgrader
+from coursekit.trial_course import LAUNCHER_CLASS, nbgrader
 from tools import nbgrader_contract
 
 NBGRADER_FILES = nbgrader_contract.nbgrader_tests() / "files"

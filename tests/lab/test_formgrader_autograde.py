@@ -6,21 +6,21 @@ import pytest
 
 from classroom.grading import record
 from classroom.plugins import formgrader_autograde
-from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 
 
 @pytest.mark.integration
 def test_the_button_grades_that_student_again_and_no_one_else(tmp_path):
-    place = course.make_course(tmp_path / "course")
+    place = trial_course.make_course(tmp_path / "course")
     for student in ("alice", "bob"):
-        course.write_submission(place, student, course.submission((SUBMISSIONS / "correct_matmul.py").read_text()))
+        trial_course.write_submission(place, student, trial_course.submission((SUBMISSIONS / "correct_matmul.py").read_text()))
     graded = place / "autograded" / "alice" / ASSIGNMENT / record.RECORD
     for attempt in ("first", "again"):  # pressed again, it grades again (as nbgrader's button does)
         answer = asyncio.run(formgrader_autograde.run(ASSIGNMENT, "alice", str(place)))
         assert answer["success"] is True and "1 graded now" in answer["log"], (attempt, answer)
         assert graded.exists() and not (place / "autograded" / "bob").exists(), attempt
-    assert set(course.scores(place)) == {"alice"}
+    assert set(trial_course.scores(place)) == {"alice"}
 
 
 def test_a_student_id_that_is_not_plain_is_refused_before_anything_runs(tmp_path):

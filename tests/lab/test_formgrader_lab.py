@@ -22,7 +22,7 @@ import subprocess
 
 import pytest
 
-from coursekit import course as helpers
+from coursekit import trial_course
 from coursekit.browser import chromium, make_lab
 from coursekit.parts import requires
 from coursekit.repository import ROOT
@@ -143,7 +143,7 @@ def student(folder, *args):
     """nbgrader's command line as the student STUDENT runs it on this machine, from their own folder."""
     home = folder.parent / STUDENT
     home.mkdir(exist_ok=True)
-    helpers.nbgrader(*args, "--course=sqrt-dk", f"--student={STUDENT}", f"--Exchange.root={folder / 'exchange'}",
+    trial_course.nbgrader(*args, "--course=sqrt-dk", f"--student={STUDENT}", f"--Exchange.root={folder / 'exchange'}",
                      f"--Exchange.cache={home / '.cache'}", cwd=home)
     return home
 
@@ -159,7 +159,7 @@ def test_the_instructors_round_in_the_formgrader(lab):
             assert which == "success-modal", text
             close(page)
         home = student(folder, "fetch_assignment", "score_gradient")
-        handed_in = helpers.submission((helpers.SUBMISSIONS / "correct_keepdims.py").read_text())
+        handed_in = trial_course.submission((trial_course.SUBMISSIONS / "correct_keepdims.py").read_text())
         (home / "score_gradient" / "score_gradient.ipynb").write_text(json.dumps(handed_in))
         student(folder, "submit", "score_gradient")
         which, text = modal_after(page, row.locator("td.collect a"))
@@ -172,19 +172,19 @@ def test_the_instructors_round_in_the_formgrader(lab):
         assert which == "success-modal", text
         assert "[classroom.autograde]" in text and "1 graded now" in text, text
         close(page)
-        graded, full = helpers.scores(folder)[STUDENT], helpers.max_scores(folder, by_hand=True)
+        graded, full = trial_course.scores(folder)[STUDENT], trial_course.max_scores(folder, by_hand=True)
         automatic = {check: points for check, points in full.items() if check != DERIVATION}
         assert {check: graded.get(check) for check in automatic} == automatic, "the correct hand-in lost marks"
         assert graded[DERIVATION] == 0, "the written derivation got points before anyone read it"
         page.goto(f"{base}/formgrader/submissions/{notebook_id(folder)}")
-        by_hand = page.locator(f"input.score#{helpers.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
+        by_hand = page.locator(f"input.score#{trial_course.VISIBLE}[placeholder]")  # placeholder: its grade has loaded
         by_hand.wait_for(timeout=WAIT_MS)
-        by_hand.fill(str(full[helpers.VISIBLE] / 2))
+        by_hand.fill(str(full[trial_course.VISIBLE] / 2))
         with page.expect_response(lambda r: "/formgrader/api/grade/" in r.url and r.request.method == "PUT",
                                   timeout=WAIT_MS) as saved:
             by_hand.press("Tab")
         assert saved.value.ok, saved.value.status
-        assert helpers.scores(folder)[STUDENT][helpers.VISIBLE] == full[helpers.VISIBLE] / 2
+        assert trial_course.scores(folder)[STUDENT][trial_course.VISIBLE] == full[trial_course.VISIBLE] / 2
         # The written derivation, graded by hand as INSTRUCTORS.md's rubric says: the formgrader shows the student's
         # text (rendered) above an empty score box that needs a grade; full marks and a comment are kept.
         answer = page.locator(".cell", has=page.locator(f"input.score#{DERIVATION}")).first
@@ -195,7 +195,7 @@ def test_the_instructors_round_in_the_formgrader(lab):
             written.fill(str(full[DERIVATION]))
             written.press("Tab")
         assert saved.value.ok, saved.value.status
-        assert helpers.scores(folder)[STUDENT][DERIVATION] == full[DERIVATION]
+        assert trial_course.scores(folder)[STUDENT][DERIVATION] == full[DERIVATION]
         page.goto(f"{base}/formgrader/manage_submissions/score_gradient")
         submission = page.locator("tr", has=page.locator("td.student-id", has_text=STUDENT)).first
         for button in ("generate-feedback", "release-feedback"):
@@ -209,11 +209,11 @@ def test_the_instructors_round_in_the_formgrader(lab):
     assert len(pages) == 1, pages
     page_html = pages[0].read_text()
     assert 'class="label-text"' in page_html and "<math" in page_html, "not our feedback page (classroom/templates)"
-    given = sum(full.values()) - full[helpers.VISIBLE] / 2
-    assert f"Score: {full[helpers.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
+    given = sum(full.values()) - full[trial_course.VISIBLE] / 2
+    assert f"Score: {full[trial_course.VISIBLE] / 2:g} / " in page_html, "the score given by hand is not in the feedback"
     assert f"{given:g} / {sum(full.values()):g}" in page_html, "the derivation's score is not in the feedback's total"
 
 
 def notebook_id(folder):
-    with helpers.gradebook(folder) as gb:
+    with trial_course.gradebook(folder) as gb:
         return gb.find_submission_notebook("score_gradient", "score_gradient", STUDENT).id

@@ -4,8 +4,8 @@ import csv
 import json
 import zipfile
 
-from coursekit import course
-from coursekit.course import SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import SUBMISSIONS
 
 RIGHT = (SUBMISSIONS / "correct_keepdims.py").read_text()
 WRONG = (SUBMISSIONS / "wrong_transposed.py").read_text()
@@ -26,7 +26,7 @@ MOODLE_ROSTER = [
 
 
 def notebook(code):
-    return json.dumps(course.submission(code)).encode()
+    return json.dumps(trial_course.submission(code)).encode()
 
 
 def member(zf, name, data, when, mode=0o100644):

@@ -20,9 +20,9 @@ from unittest import mock
 
 import pytest
 
-from classroom.lms import collect_zip as collect, grades
-from coursekit import course
-from coursekit.course import ASSIGNMENT
+from classroom.lms import collect_zip, grades
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT
 from tests.lms.lms_downloads import CANVAS, CANVAS_ROSTER, MOODLE, MOODLE_ROSTER, make_zip, write_csv
 
 DUE = "2026-12-14 23:59:00 UTC"
@@ -34,7 +34,7 @@ def inside(path):
     cwd, syspath = os.getcwd(), list(sys.path)
     os.chdir(path)
     try:
-        with mock.patch.dict(os.environ, PATH=course.nbgrader_env()["PATH"]):
+        with mock.patch.dict(os.environ, PATH=trial_course.nbgrader_env()["PATH"]):
             yield
     finally:
         os.chdir(cwd)
@@ -43,7 +43,7 @@ def inside(path):
 
 def run(subcommand, *args, cwd):
     result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=cwd,
-                            env=course.nbgrader_env(), capture_output=True, text=True)
+                            env=trial_course.nbgrader_env(), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     return result.stdout
 
@@ -58,15 +58,15 @@ def journey(tmp_path_factory, released_course):
     shutil.copytree(released_course, path)  # a course made by course.make_course, release/ generated
     with open(path / "nbgrader_config.py", "a") as config:
         config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
-    with mock.patch.dict(os.environ, PATH=course.nbgrader_env()["PATH"]), course.gradebook(path) as gb:
+    with mock.patch.dict(os.environ, PATH=trial_course.nbgrader_env()["PATH"]), trial_course.gradebook(path) as gb:
         gb.update_or_create_assignment(ASSIGNMENT, duedate=DUE)
     write_csv(path / "lms" / "roster.csv", CANVAS_ROSTER)
     write_csv(path / "lms" / "moodle.csv", MOODLE_ROSTER)
     with inside(path):
-        canvas = collect.collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
+        canvas = collect_zip.zip_collect(ASSIGNMENT, str(make_zip(tmp / "submissions.zip", CANVAS)))
     moodle = run("collect-zip", ASSIGNMENT, str(make_zip(tmp / "moodle.zip", MOODLE)),
                  "--LmsRoster.path=lms/moodle.csv", cwd=path)
-    graded = course.autograde(path)
+    graded = trial_course.autograde(path)
     assert graded.returncode == 0, graded.stderr[-3000:]
     run("lms-grades", ASSIGNMENT, "--lms", "canvas", cwd=path)
     run("lms-grades", ASSIGNMENT, "--roster", "lms/moodle.csv", cwd=path)
@@ -77,7 +77,7 @@ def journey(tmp_path_factory, released_course):
 
 def gradebook_scores(path):
     """{student: score after the late penalty} and the assignment's max score, read with nbgrader's Gradebook."""
-    with course.gradebook(path) as gb:
+    with trial_course.gradebook(path) as gb:
         found = {s.student.id: max(0.0, s.score - s.late_submission_penalty) for s in gb.assignment_submissions(
             ASSIGNMENT)}
         return found, gb.find_assignment(ASSIGNMENT).max_score
@@ -106,7 +106,7 @@ def test_submission_times_come_from_the_zip_and_canvas_on_time_is_never_late(jou
     assert stamp("bob").startswith("2026-12-15 09:00:00")
     assert stamp("carol").startswith("2026-12-11 08:00:00")  # the re-submission's
     assert stamp("dave").startswith("2026-12-13 12:00:00")
-    with course.gradebook(path) as gb:
+    with trial_course.gradebook(path) as gb:
         bob = gb.find_submission(ASSIGNMENT, "bob")
         assert bob.score > 0 and bob.late_submission_penalty == bob.score  # penalty_method "zero"
         assert gb.find_submission(ASSIGNMENT, "alice").late_submission_penalty == 0

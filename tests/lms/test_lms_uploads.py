@@ -6,7 +6,7 @@ from pathlib import Path
 from classroom import course as coursedirs
 from classroom.lms import feedback, grades, release_zip
 from classroom.lms.roster import Roster
-from coursekit.course import ASSIGNMENT, RELEASED
+from coursekit.trial_course import ASSIGNMENT, RELEASED
 from tests.lms.lms_downloads import CANVAS_ROSTER, MOODLE_ROSTER, write_csv
 
 

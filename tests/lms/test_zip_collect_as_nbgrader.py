@@ -7,7 +7,7 @@ import zipfile
 import pytest
 from nbformat.v4 import new_notebook, writes
 
-from coursekit.course import nbgrader
+from coursekit.trial_course import nbgrader
 from tools import nbgrader_contract
 
 pytestmark = pytest.mark.integration
@@ -19,7 +19,7 @@ HELP_PATTERN = r".*_(?P<student_id>\w+)_attempt_(?P<timestamp>[0-9\-]+)_(?P<file
 BY_ZIP = r".+/(?P<student_id>\w+)/(?P<file_id>\w+)\.ipynb"
 
 
-def collect(path, pattern, zips, ours, files=()):
+def zip_collect(path, pattern, zips, ours, files=()):
     """Run `nbgrader zip_collect ps1` in a fresh course at `path` on `zips` ({name: {member: bytes}}) and `files`
     ({path: bytes} put in archive/ as they are), with plain nbgrader or with our plugins; {student: sorted files
     placed}, and the run's log."""
@@ -45,8 +45,8 @@ def collect(path, pattern, zips, ours, files=()):
 
 
 def both(tmp_path, pattern, zips, files=()):
-    return (collect(tmp_path / "nbgrader", pattern, zips, ours=False, files=files),
-            collect(tmp_path / "ours", pattern, zips, ours=True, files=files))
+    return (zip_collect(tmp_path / "nbgrader", pattern, zips, ours=False, files=files),
+            zip_collect(tmp_path / "ours", pattern, zips, ours=True, files=files))
 
 
 def nbgraders_zip():

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 
 from classroom import cells
-from coursekit.course import AUTOGRADE_FLAGS, LAUNCHER_CLASS, nbgrader, nbgrader_env
+from coursekit.trial_course import AUTOGRADE_FLAGS, LAUNCHER_CLASS, nbgrader, nbgrader_env
 from . import assignments
 
 COURSE_ID = "other-course"

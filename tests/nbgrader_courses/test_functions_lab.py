@@ -8,7 +8,7 @@ import pytest
 from coursekit.repository import ROOT
 from . import side_by_side
 
-pytestmark = pytest.mark.integration  # in the sandbox where the machine has one (coursekit.course)
+pytestmark = pytest.mark.integration  # in the sandbox where the machine has one (coursekit.trial_course)
 DIFFERENCES = (ROOT / "docs" / "differences-from-nbgrader.md").read_text(encoding="utf-8")
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from . import side_by_side
 
-pytestmark = pytest.mark.integration  # in the sandbox where the machine has one (coursekit.course)
+pytestmark = pytest.mark.integration  # in the sandbox where the machine has one (coursekit.trial_course)
 
 
 @pytest.fixture(scope="module")

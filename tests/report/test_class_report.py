@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from classroom.grading import result
-from classroom.report import attention, collect, figure, model, render, spreadsheet
+from classroom.report import attention, figure, model, read_summary, render, spreadsheet
 from classroom.report.build import report_command
 from classroom.trusted import failures
 from coursekit.repository import ROOT
@@ -44,7 +44,7 @@ def course(empty_course):
 
 @pytest.fixture(scope="module")
 def summary(course):
-    return collect(course, TOY)
+    return read_summary(course, TOY)
 
 
 # ---- the data model against the gradebook ----------------------------------------------------------------------
@@ -113,7 +113,7 @@ def test_a_folder_graded_before_results_still_gives_a_report_and_says_to_grade_i
     old = shutil.copytree(course, tmp_path / "old")
     for path in (old / "autograded" / "ann" / TOY).glob(".classroom-result-*.json"):
         path.unlink()
-    ann = next(s for s in collect(old, TOY).students if s.id == "ann")
+    ann = next(s for s in read_summary(old, TOY).students if s.id == "ann")
     assert ann.score == 8 and ann.notes == () and {r.kind for r in ann.reasons} == {"not graded"}
     assert all("grading result is missing" in r.detail and "make autograde" in r.detail for r in ann.reasons)
 
@@ -185,7 +185,7 @@ def test_the_figure_is_embedded_with_every_number_in_its_alt_text(course, summar
 
 def test_the_page_has_its_tables_and_never_the_hidden_tests(page, course, tmp_path):
     assert Page(page).tables == ["score-distribution", "checks", "attention", "students"]
-    csv_text = spreadsheet.write_csv(collect(course, TOY), tmp_path).read_text()
+    csv_text = spreadsheet.write_csv(read_summary(course, TOY), tmp_path).read_text()
     assert not [s for s in ("secret_value", "BEGIN HIDDEN TESTS", "total(-1, -2)") if s in page + csv_text]
 
 

@@ -18,7 +18,7 @@ from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
-from coursekit.course import COURSE_ID
+from coursekit.trial_course import COURSE_ID
 from coursekit.repository import ROOT
 
 ASSIGNMENT = "score_gradient"

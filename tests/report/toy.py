@@ -9,7 +9,7 @@ from unittest import mock
 
 from classroom.grading import record, result
 from classroom.trusted import failures
-from coursekit import course as grading
+from coursekit import trial_course
 from coursekit.repository import ROOT
 
 TOY = "toy"
@@ -91,7 +91,7 @@ def write_course(course, students, gradebook=None):
     shutil.copy(ROOT / "nbgrader_config.py", course)
     if gradebook:
         shutil.copy(gradebook, course / "gradebook.db")
-    with mock.patch.dict(os.environ, PATH=grading.nbgrader_env()["PATH"]), \
+    with mock.patch.dict(os.environ, PATH=trial_course.nbgrader_env()["PATH"]), \
             Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         if not gradebook:
             gb.add_assignment(TOY)

@@ -7,7 +7,7 @@ from traitlets.config import Config
 
 from classroom.trusted import failures
 from classroom.preprocessors.execute_for_display import ExecuteForDisplay
-from coursekit.course import LAUNCHER_CLASS
+from coursekit.trial_course import LAUNCHER_CLASS
 
 pytestmark = pytest.mark.integration
 

@@ -8,7 +8,7 @@ from classroom.trusted import failures
 from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import ForeignObject, StudentCode
 from classroom.trusted.verdict import decide
-from coursekit.course import LAUNCHER
+from coursekit.trial_course import LAUNCHER
 
 pytestmark = pytest.mark.integration  # each test starts sandboxed Python processes
 

@@ -7,7 +7,7 @@ import pytest
 from classroom.trusted import failures
 from classroom.trusted.student_errors import StudentError, raised
 from classroom.trusted.verdict import decide
-from coursekit.course import LAUNCHER
+from coursekit.trial_course import LAUNCHER
 
 # nbgrader's own example problem (its docs' ps1 and its tests' test.ipynb), as a correct student writes it
 SQUARES = '''def squares(n):

@@ -23,7 +23,7 @@ from classroom.sandbox.kernel import SandboxedKernelManager, kernel_folders
 from classroom.trusted import failures
 from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
-from coursekit import course
+from coursekit import trial_course
 from coursekit.parts import requires
 
 pytestmark = requires("sandbox")
@@ -97,7 +97,7 @@ def score_gradient(A, G):
 
 def test_a_forged_deeply_nested_reply_is_the_students_failure_and_leaves_nothing_in_tmpdir(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    code = StudentCode([FORGED_REPLY], launcher=course.LAUNCHER)
+    code = StudentCode([FORGED_REPLY], launcher=trial_course.LAUNCHER)
     try:
         with pytest.raises(StudentError, match="malformed reply") as failed:
             code.call("score_gradient", [np.ones((2, 2)), np.ones((2, 2))])

@@ -10,7 +10,7 @@ from classroom.trusted.ipython_cells import as_python
 from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
 from classroom.trusted.verdict import decide
-from coursekit.course import LAUNCHER
+from coursekit.trial_course import LAUNCHER
 
 GOOD = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
 

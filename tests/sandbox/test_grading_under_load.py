@@ -12,7 +12,7 @@ import pytest
 
 from classroom import cells
 from classroom.trusted.verdict import decide
-from coursekit import corpus, course
+from coursekit import corpus, trial_course
 from tools import write_grade_cells
 
 pytestmark = pytest.mark.integration  # grades in sandboxed children, beside busy processes
@@ -50,14 +50,14 @@ def slowed_down():
 
 def test_a_busy_machine_grades_as_an_idle_one(a_busy_core):
     assert slowed_down() > 1.3, "the busy processes did not load the machine: this test would show nothing"
-    checks = write_grade_cells.read_checks(course.ROOT / "source" / course.ASSIGNMENT / "grade_cells.py")
+    checks = write_grade_cells.read_checks(trial_course.ROOT / "source" / trial_course.ASSIGNMENT / "grade_cells.py")
     tests = [(grade_id, code) for grade_id, _, code in checks]
     entries = corpus.corpus()
     wrong = {}
     for name in NEAR_THE_LIMITS:
         entry = entries[name]
         answers = [cells.source(c) for c in corpus.notebook(entry)["cells"] if cells.is_answer_code(c)]
-        verdicts = decide(answers, tests, launcher=course.LAUNCHER, total_seconds=45.0)
+        verdicts = decide(answers, tests, launcher=trial_course.LAUNCHER, total_seconds=45.0)
         lost = {grade_id for grade_id, verdict in verdicts.items() if not verdict.passed}
         if lost != set(entry["lost"]):
             wrong[name] = {g: verdicts[g].message for g in lost ^ set(entry["lost"])}

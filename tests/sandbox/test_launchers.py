@@ -60,17 +60,17 @@ def test_a_typo_in_the_option_is_named_before_grading():
 def test_without_bwrap_the_sandbox_refuses_saying_how_to_install_it_or_grade_without(monkeypatch):
     monkeypatch.setattr(launch.shutil, "which", lambda name: None)
     with pytest.raises(launch.SandboxUnavailable) as refused:
-        BubblewrapLauncher().check()
+        BubblewrapLauncher().require()
     assert str(refused.value) == launch.MISSING and "apt-get install bubblewrap" in launch.MISSING
     with pytest.raises(launch.SandboxUnavailable):
         BubblewrapLauncher().command(["python"], memory=2 ** 30, cpu_seconds=5)
-    UnsandboxedLauncher().check()  # no bwrap needed to grade without the sandbox, knowingly
+    UnsandboxedLauncher().require()  # no bwrap needed to grade without the sandbox, knowingly
 
 
 def test_grading_without_the_sandbox_says_so_in_the_log(caplog):
     launcher = UnsandboxedLauncher(log=logging.getLogger("grading"))
     with caplog.at_level(logging.WARNING, logger="grading"):
-        launcher.check()
+        launcher.require()
     assert "WITHOUT the sandbox" in caplog.text
 
 

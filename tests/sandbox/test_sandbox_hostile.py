@@ -24,7 +24,7 @@ from classroom.sandbox import launch as sandbox
 from classroom.trusted import failures
 from classroom.trusted.student_errors import StudentError
 from classroom.trusted.proxy import StudentCode
-from coursekit import course
+from coursekit import trial_course
 from coursekit.parts import requires
 from coursekit.repository import ROOT
 
@@ -217,20 +217,20 @@ def _gone(condition, polls=120):
 
 
 def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
-    place = course.make_course(tmp_path / "course")
-    honest = (course.SUBMISSIONS / "correct_einsum.py").read_text()
-    course.write_submission(place, "alice", course.submission(honest))
-    course.autograde(place)  # graded first, so the class's run below finds her up to date and leaves her alone
-    alice_before = course.scores(place)["alice"]
+    place = trial_course.make_course(tmp_path / "course")
+    honest = (trial_course.SUBMISSIONS / "correct_einsum.py").read_text()
+    trial_course.write_submission(place, "alice", trial_course.submission(honest))
+    trial_course.autograde(place)  # graded first, so the class's run below finds her up to date and leaves her alone
+    alice_before = trial_course.scores(place)["alice"]
     guarded = {p: _digest(place / p) for p in ("source", "release", "submitted/alice", "autograded/alice",
                                                "nbgrader_config.py")}
-    unanswered = {grade_id: None for grade_id in course.answer_cells()}  # only their code: nothing else to earn
+    unanswered = {grade_id: None for grade_id in trial_course.answer_cells()}  # only their code: nothing else to earn
     for name, code in HOSTILE.items():
-        course.write_submission(place, name, course.submission(code, answers=unanswered))
+        trial_course.write_submission(place, name, trial_course.submission(code, answers=unanswered))
     scratch = tmp_path / "tmp"  # the grader's TMPDIR: every sandbox home of the run is made in it
     scratch.mkdir()
-    graded = course.autograde(place, HOSTILE_COURSE=str(place), TMPDIR=str(scratch))
-    scores = course.scores(place)
+    graded = trial_course.autograde(place, HOSTILE_COURSE=str(place), TMPDIR=str(scratch))
+    scores = trial_course.scores(place)
     earned = {name: sum(scores[name].values()) for name in HOSTILE}
     assert earned == {name: 0.0 for name in HOSTILE}, earned
     assert scores["alice"] == alice_before
@@ -247,7 +247,7 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
         pytest.skip(f"no memory cgroup here: {cgroups.support()['why']}")
     hoard = ("import os\nheld = []\nfor i in range(48):\n    fd = os.memfd_create('m')\n"
              "    os.write(fd, b'x' * 64 * 2 ** 20)\n    held.append(fd)\ndef held_mib():\n    return len(held) * 64\n")
-    with StudentCode([hoard], define_timeout=60, launcher=course.LAUNCHER) as code:
+    with StudentCode([hoard], define_timeout=60, launcher=trial_course.LAUNCHER) as code:
         with pytest.raises(StudentError) as stopped:
             code.lookup("held_mib")
     assert stopped.value.kind == failures.OUT_OF_MEMORY, str(stopped.value)
@@ -257,7 +257,7 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
 def test_the_sandbox_is_a_session_of_its_own():
     """No controlling terminal to send keystrokes to: the session's leader is inside the sandbox (outside it, the
     sandbox's PID namespace would see the session as 0)."""
-    with StudentCode(["import os\nsession = os.getsid(0)\n"], launcher=course.LAUNCHER) as code:
+    with StudentCode(["import os\nsession = os.getsid(0)\n"], launcher=trial_course.LAUNCHER) as code:
         assert code.lookup("session") != 0
 
 
@@ -265,7 +265,7 @@ def test_no_user_namespace_inside_the_sandbox():
     if not sandbox.mode()["no_userns"]:
         pytest.skip("this machine allows no unprivileged user namespaces, so bubblewrap cannot forbid them")
     probe = "import subprocess\ncode = subprocess.run(['unshare', '-rm', 'true']).returncode\n"
-    with StudentCode([probe], launcher=course.LAUNCHER) as code:
+    with StudentCode([probe], launcher=trial_course.LAUNCHER) as code:
         assert code.lookup("code") != 0
 
 
@@ -275,8 +275,8 @@ def test_a_fork_bomb_within_its_limit_does_not_starve_another_student():
             "    except OSError:\n        break\n    if pid == 0:\n        time.sleep(60)\n        os._exit(0)\n"
             "    children += 1\n")
     honest = "import numpy as np\ndef f(A, G):\n    return A * (G - (A * G).sum(axis=1, keepdims=True))\n"
-    with StudentCode([bomb], launcher=course.LAUNCHER) as greedy, \
-            StudentCode([honest], launcher=course.LAUNCHER) as other:
+    with StudentCode([bomb], launcher=trial_course.LAUNCHER) as greedy, \
+            StudentCode([honest], launcher=trial_course.LAUNCHER) as other:
         assert 0 < greedy.lookup("children") < 200
         A = np.full((3, 3), 1 / 3)
         assert np.allclose(other.lookup("f")(A, np.eye(3)).sum(axis=1), 0)

@@ -9,7 +9,7 @@ from traitlets.config import Config
 
 from classroom.preprocessors.sandboxed_execute import SandboxedExecute
 from classroom.trusted import failures
-from coursekit.course import LAUNCHER_CLASS
+from coursekit.trial_course import LAUNCHER_CLASS
 
 pytestmark = pytest.mark.integration
 

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from classroom import cells
-from classroom.self_study import check, exercise, score_table
+from classroom.self_study import exercise, grade_exercise, score_table
 from classroom.sandbox import launch
-from coursekit.course import ASSIGNMENT, RELEASED
+from coursekit.trial_course import ASSIGNMENT, RELEASED
 from coursekit.repository import ROOT
 
 RELEASE = RELEASED.parent
@@ -38,7 +38,7 @@ def sparse(path, size):
 
 
 def problems(folder):
-    return check.problems(str(folder), NOTEBOOKS, str(RELEASE))
+    return grade_exercise.problems(str(folder), NOTEBOOKS, str(RELEASE))
 
 
 def test_exercise_copies_what_is_missing_and_keeps_what_is_there(tmp_path):
@@ -134,7 +134,7 @@ def test_the_written_derivation_is_the_one_answer_left_to_a_teacher():
 def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_route(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(launch, "bwrap_path", lambda: None)
     monkeypatch.chdir(tmp_path)
-    assert check.check_command() == 2
+    assert grade_exercise.check_exercise_command() == 2
     said = capsys.readouterr().err
     assert "bubblewrap (`bwrap`) is not installed" in said and "sudo apt-get install bubblewrap" in said
     assert "make check-exercise CHECK_ARGS=--no-sandbox" in said
@@ -143,5 +143,5 @@ def test_without_bubblewrap_it_says_what_to_install_and_offers_the_unsandboxed_r
 
 def test_an_unknown_assignment_is_named(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
-    assert check.check_command("problem_set_9", str(tmp_path), sandboxed=False) == 2
+    assert grade_exercise.check_exercise_command("problem_set_9", str(tmp_path), sandboxed=False) == 2
     assert "this course has no assignment 'problem_set_9'" in capsys.readouterr().err

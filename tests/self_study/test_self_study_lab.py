@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from coursekit.browser import make_lab
-from coursekit.course import ASSIGNMENT
+from coursekit.trial_course import ASSIGNMENT
 from tests.self_study.learner_clone import fresh_clone
 
 pytestmark = pytest.mark.integration

@@ -20,9 +20,9 @@ import subprocess
 import pytest
 
 from classroom import cells
-from coursekit import course
+from coursekit import trial_course
 from coursekit.browser import chromium
-from coursekit.course import ANSWERS, ASSIGNMENT, SOLUTION, SUBMISSIONS
+from coursekit.trial_course import ANSWERS, ASSIGNMENT, SOLUTION, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.quiz.answers import RIGHT, SECRETS, answer_cell
 from coursekit.repository import ROOT
@@ -31,7 +31,7 @@ from tests.self_study.learner_clone import fresh_clone, make
 pytestmark = pytest.mark.integration
 
 NOTEBOOKS = (ASSIGNMENT, "intuition_quiz")
-CHECK = ["check-exercise"] + ([] if course.SANDBOXED else ["CHECK_ARGS=--no-sandbox"])
+CHECK = ["check-exercise"] + ([] if trial_course.SANDBOXED else ["CHECK_ARGS=--no-sandbox"])
 WRONG_BY_HAND = (ANSWERS / "by_hand_diagonal_only.py").read_text()  # Step 2 worked with the term j = m only
 SCORE = re.compile(r"^( *)(\S.*?) +(\d+(?:\.\d+)?) / (\d+(?:\.\d+)?)$")
 REFERENCE = f"source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
@@ -51,7 +51,7 @@ def answer(path, answers):
 
 def right_answers():
     found = {SOLUTION: (SUBMISSIONS / "correct_keepdims.py").read_text()}
-    found.update({grade_id: course.right_answer(grade_id) for grade_id in course.answer_cells()})
+    found.update({grade_id: trial_course.right_answer(grade_id) for grade_id in trial_course.answer_cells()})
     found.update({f"answer_{n}": answer_cell(n, value) for n, value in RIGHT.items()})
     return found
 
@@ -100,13 +100,13 @@ def learner(tmp_path_factory):
 def graded_class(learner, tmp_path_factory):
     """A class of two (the course kit): student `right` and student `wrong` hand in the notebooks the learner had
     graded in those runs; graded by `make autograde`'s driver, then given feedback."""
-    place = course.make_course(tmp_path_factory.mktemp("class") / "course")
+    place = trial_course.make_course(tmp_path_factory.mktemp("class") / "course")
     for run in ("right", "wrong"):
         for name in NOTEBOOKS:
-            course.write_submission(place, run, learner.handed[run][name], notebook=name)
-    result = course.autograde(place)
+            trial_course.write_submission(place, run, learner.handed[run][name], notebook=name)
+    result = trial_course.autograde(place)
     assert result.returncode == 0, (place / "autograde.log").read_text()[-4000:]
-    course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
+    trial_course.nbgrader("generate_feedback", ASSIGNMENT, "--force", cwd=place)
     return place
 
 
@@ -160,26 +160,26 @@ def test_the_printed_scores_are_the_class_s(learner, graded_class, run):
     result = learner.runs[run]
     assert result.returncode == 0 and ran_cleanly(result), result.stdout + result.stderr
     table = printed(result)
-    scores = course.scores(graded_class)[run]
+    scores = trial_course.scores(graded_class)[run]
     expected = {}
     for name in NOTEBOOKS:
-        tops = course.max_scores(graded_class, name)
+        tops = trial_course.max_scores(graded_class, name)
         expected[0, f"{name}.ipynb"] = (sum(scores[g] for g in tops), sum(tops.values()))
     expected[0, "Total"] = tuple(map(sum, zip(*expected.values())))
     assert {key: value for key, value in table.items() if key[0] == 0} == expected
     # score_gradient.ipynb in two parts, 15 and 5 points graded here (part 1's opening announces 18: the written
     # derivation's 3 are graded by hand in a class, not here); only Step 2's answer is wrong in the second run, and
     # it is in part 1
-    lost = course.max_scores(graded_class)["by_hand_row"] - scores["by_hand_row"]
+    lost = trial_course.max_scores(graded_class)["by_hand_row"] - scores["by_hand_row"]
     parts = {label.split(":")[0]: value for (indent, label), value in table.items() if indent == 2}
     assert parts == {"Part 1": (15 - lost, 15), "Part 2": (5, 5)}
     assert lost == (2 if run == "wrong" else 0)
 
 
 def test_only_the_checks_not_passed_are_listed_by_what_they_check(learner, graded_class):
-    failed = [grade_id for grade_id, (kind, _) in course.verdicts(graded_class, "wrong").items() if kind]
+    failed = [grade_id for grade_id, (kind, _) in trial_course.verdicts(graded_class, "wrong").items() if kind]
     assert failed == ["by_hand_row"]
-    description = next(cells.docstring(cells.source(c)) for c in json.loads(course.RELEASED.read_text())["cells"]
+    description = next(cells.docstring(cells.source(c)) for c in json.loads(trial_course.RELEASED.read_text())["cells"]
                        if cells.grade_id(c) == "by_hand_row")
     for run, listed in (("right", []), ("wrong", [f"not passed (0 of 2): {description}"])):
         said = " ".join(learner.runs[run].stdout.split())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from classroom.app.main import SUBCOMMANDS, command_class
-from coursekit.course import nbgrader_env
+from coursekit.trial_course import nbgrader_env
 from coursekit.repository import ROOT
 
 # Make targets of the course that are not `classroom` subcommands, and why: `exchange` is run once per machine as root,

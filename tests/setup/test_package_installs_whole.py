@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from classroom import course as coursedirs
-from coursekit.course import AUTOGRADE_FLAGS, ASSIGNMENT, SUBMISSIONS, nbgrader_env, submission
+from coursekit.trial_course import AUTOGRADE_FLAGS, ASSIGNMENT, SUBMISSIONS, nbgrader_env, submission
 from coursekit.repository import ROOT
 
 pytestmark = pytest.mark.integration

@@ -8,8 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from coursekit import course
-from coursekit.course import COURSE_ID
+from coursekit import trial_course
+from coursekit.trial_course import COURSE_ID
 from tools import make_exchange
 
 TS = "2024-05-01 10:00:00.000000 UTC"
@@ -90,7 +90,7 @@ class Account:
 
     def run(self, *command, check=True, cwd=None, **env):
         kwargs = dict(user=self.uid, group=self.gid, extra_groups=[]) if self.separate else {}
-        result = subprocess.run(command, env=course.nbgrader_env(**{"HOME": "/nonexistent", **env}), cwd=cwd,
+        result = subprocess.run(command, env=trial_course.nbgrader_env(**{"HOME": "/nonexistent", **env}), cwd=cwd,
                                 capture_output=True, text=True, **kwargs)
         assert not check or result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
         return result
@@ -113,4 +113,4 @@ def shared_exchange(request):
 
 
 def instructor(course_path, exchange, *args, check=True):
-    return course.nbgrader(*args, f"--Exchange.root={exchange}", cwd=course_path, check=check)
+    return trial_course.nbgrader(*args, f"--Exchange.root={exchange}", cwd=course_path, check=check)

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from classroom import intake
-from coursekit import course
-from coursekit.course import ASSIGNMENT, COURSE_ID, RELEASED, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, COURSE_ID, RELEASED, SUBMISSIONS
 from tests.grading.exchange.exchange_class import (HANDED_IN, PYTHON, SUBMIT, TRY_WRITE, TS, Account, instructor,
                                                    shared_exchange)
 
@@ -47,9 +47,9 @@ def collected(tmp_path_factory, request):
     secret = base / "secret.txt"
     secret.write_text(f"ROOT-ONLY-{secrets.token_hex(16)}\n")
     secret.chmod(0o600)
-    course_path = course.make_course(base / "course")
+    course_path = trial_course.make_course(base / "course")
     alice_token = f"ALICE-{secrets.token_hex(16)}"
-    course.write_submission(course_path, "alice", course.submission(f"# {alice_token}\n"))
+    trial_course.write_submission(course_path, "alice", trial_course.submission(f"# {alice_token}\n"))
     shared, exchange = shared_exchange(request)
     mallory, victim = Account("mallory"), Account("victim")
     request.addfinalizer(mallory.remove)
@@ -62,7 +62,7 @@ def collected(tmp_path_factory, request):
     handout.chmod(0o644)
     instructor(course_path, exchange, "release_assignment", ASSIGNMENT)
 
-    honest = json.dumps(course.submission((SUBMISSIONS / "correct_einsum.py").read_text()))
+    honest = json.dumps(trial_course.submission((SUBMISSIONS / "correct_einsum.py").read_text()))
     home = shared / "victim"
     (home / ASSIGNMENT).mkdir(parents=True)
     (home / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").write_text(honest)
@@ -70,7 +70,7 @@ def collected(tmp_path_factory, request):
     # the real nbgrader submit with SafeSubmit, then handed to victim's account as if victim had run it (the
     # course's environment here lives under /root, where no other account may run it; the hub test submits as
     # each student's own account)
-    course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", f"--student={victim.name}",
+    trial_course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", f"--student={victim.name}",
                     f"--Exchange.root={exchange}", f"--Exchange.cache={home / '.cache'}", SUBMIT, cwd=home)
     inbound = exchange / COURSE_ID / "inbound"
     hand_in = next(inbound.glob(f"{victim.name}+{ASSIGNMENT}+*"))
@@ -87,7 +87,7 @@ def collected(tmp_path_factory, request):
 
     bob_home = base / "bob"
     shutil.copytree(course_path / "release" / ASSIGNMENT, bob_home / ASSIGNMENT)
-    course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", "--student=bob", f"--Exchange.root={exchange}",
+    trial_course.nbgrader("submit", ASSIGNMENT, f"--course={COURSE_ID}", "--student=bob", f"--Exchange.root={exchange}",
                     f"--Exchange.cache={bob_home / '.cache'}", SUBMIT, cwd=bob_home)
     ended = time.time()
     result = instructor(course_path, exchange, "collect", ASSIGNMENT, check=False)
@@ -148,9 +148,9 @@ def test_the_hand_in_time_is_the_servers_and_the_students_claim_is_recorded(coll
         folder = submitted(collected, student)
         arrived = server_time((folder / "timestamp.txt").read_text())
         assert started - 1 <= arrived <= ended + 1, (student, arrived, started, ended)
-        record = intake.read_record(folder)
-        assert record["timestamp_txt"] == claimed and record["time_disagrees"] is True, record
-        assert record["account"] == student and server_time(record["arrived"]) == arrived
+        receipt = intake.read_receipt(folder)
+        assert receipt["timestamp_txt"] == claimed and receipt["time_disagrees"] is True, receipt
+        assert receipt["account"] == student and server_time(receipt["arrived"]) == arrived
     assert f"{collected['victim'].name}: the hand-in's timestamp.txt says {GARBLED!r}" in collected["log"]
 
 
@@ -178,7 +178,7 @@ def test_nothing_outside_the_students_folder_was_read(collected):
 
 def test_the_regular_files_arrived_and_nothing_else(collected):
     mine = submitted(collected, collected["mallory"].name)
-    assert sorted(p.name for p in mine.iterdir()) == sorted([f"{ASSIGNMENT}.ipynb", "timestamp.txt", intake.RECORD])
+    assert sorted(p.name for p in mine.iterdir()) == sorted([f"{ASSIGNMENT}.ipynb", "timestamp.txt", intake.RECEIPT])
     assert (mine / f"{ASSIGNMENT}.ipynb").read_bytes() == RELEASED.read_bytes()
 
 
@@ -189,7 +189,7 @@ def test_the_regular_files_arrived_and_nothing_else(collected):
 def test_the_instructor_is_told_what_was_dropped(collected, name, why):
     lines = [line for line in collected["log"].splitlines() if "Dropped from" in line and repr(name) in line]
     assert len(lines) == 1 and why in lines[0] and repr(collected["folder"]) in lines[0], collected["log"][-4000:]
-    recorded = dict(intake.read_record(submitted(collected, collected["mallory"].name))["dropped"])
+    recorded = dict(intake.read_receipt(submitted(collected, collected["mallory"].name))["dropped"])
     assert why in recorded[name]
 
 

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from classroom.grading import result as results
-from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 
@@ -24,14 +24,14 @@ for name in sorted(os.listdir('.')):
 
 
 def test_links_pipes_and_hard_links_in_a_submitted_folder_are_left_out(tmp_path):
-    place = course.make_course(tmp_path / "course")
+    place = trial_course.make_course(tmp_path / "course")
     secret = tmp_path / "instructor-notes.txt"
     secret.write_text(TOKEN)
-    other = course.write_submission(place, "bob", course.submission("def score_gradient(A, G):\n    return G  # bob\n"))
-    nb = course.submission((SUBMISSIONS / "correct_matmul.py").read_text())
+    other = trial_course.write_submission(place, "bob", trial_course.submission("def score_gradient(A, G):\n    return G  # bob\n"))
+    nb = trial_course.submission((SUBMISSIONS / "correct_matmul.py").read_text())
     nb["cells"].append({"cell_type": "code", "metadata": {}, "source": PRINTS_EVERYTHING, "outputs": [],
                         "execution_count": None})
-    folder = course.write_submission(place, "mallory", nb)
+    folder = trial_course.write_submission(place, "mallory", nb)
     os.symlink(place / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", folder / "source.txt")
     os.symlink(secret, folder / "notes.txt")
     os.symlink(other / f"{ASSIGNMENT}.ipynb", folder / "bob.txt")
@@ -40,10 +40,10 @@ def test_links_pipes_and_hard_links_in_a_submitted_folder_are_left_out(tmp_path)
     os.mkfifo(folder / "pipe.txt")
     (folder / "data.txt").write_text("my own data")
 
-    result = course.autograde(place)
+    result = trial_course.autograde(place)
 
     assert result.returncode == 0, result.stderr[-3000:]
-    assert sum(course.scores(place)["mallory"].values()) == 20.0  # her function is right: links cost her nothing
+    assert sum(trial_course.scores(place)["mallory"].values()) == 20.0  # her function is right: links cost her nothing
     graded = place / "autograded" / "mallory" / ASSIGNMENT
     shown = "".join(p.read_text(errors="replace") for p in graded.rglob("*") if p.is_file())
     for leaked in (TOKEN, "### BEGIN SOLUTION", "# bob"):
@@ -51,7 +51,7 @@ def test_links_pipes_and_hard_links_in_a_submitted_folder_are_left_out(tmp_path)
     dropped = {"source.txt", "notes.txt", "bob.txt", "all_of_source", "hard.txt", "pipe.txt"}
     kept = {p.name for p in graded.iterdir()}
     assert "data.txt" in kept and not kept & dropped and not any(p.is_symlink() for p in graded.rglob("*"))
-    assert "my own data" in json.dumps(course.autograded_notebook(place, "mallory"))  # it reached her own cells
+    assert "my own data" in json.dumps(trial_course.autograded_notebook(place, "mallory"))  # it reached her own cells
     notes = " ".join(results.read(graded, ASSIGNMENT).notes)  # what her feedback's summary says
     for name in dropped:
         assert f"`{name}`" in notes, name

@@ -1,5 +1,5 @@
 """classroom.intake: the hand-in as a whole: it must be a folder, copied into a new or empty one; the time taken
-is the server's, entries another account wrote are dropped, collect's record reads back, and the course collects
+is the server's, entries another account wrote are dropped, collect's receipt reads back, and the course collects
 through intake."""
 import os
 
@@ -9,7 +9,7 @@ from classroom import intake
 from classroom.intake import BadSubmission, copy_submission
 
 
-# ---- the author, the server's time, the record -----------------------------------------------------------------------
+# ---- the author, the server's time, the receipt ----------------------------------------------------------------------
 def test_the_time_taken_is_the_servers_last_change_not_the_files_own(tree):
     import time
 
@@ -34,12 +34,12 @@ def test_an_entry_another_account_wrote_is_dropped(tree):
     assert sorted(os.listdir(dest)) == ["score_gradient.ipynb", "timestamp.txt"]
 
 
-def test_collects_record_is_written_and_read_back_and_a_bad_one_reads_as_none(tmp_path):
-    intake.write_record(tmp_path, {"account": "ann", "dropped": [["a", "b"]]})
-    assert intake.read_record(tmp_path) == {"account": "ann", "dropped": [["a", "b"]]}
-    (tmp_path / intake.RECORD).write_text("[1, 2")
-    assert intake.read_record(tmp_path) == {}
-    assert intake.read_record(tmp_path / "missing") == {}
+def test_collects_receipt_is_written_and_read_back_and_a_bad_one_reads_as_none(tmp_path):
+    intake.write_receipt(tmp_path, {"account": "ann", "dropped": [["a", "b"]]})
+    assert intake.read_receipt(tmp_path) == {"account": "ann", "dropped": [["a", "b"]]}
+    (tmp_path / intake.RECEIPT).write_text("[1, 2")
+    assert intake.read_receipt(tmp_path) == {}
+    assert intake.read_receipt(tmp_path / "missing") == {}
 
 
 # ---- the folder itself -------------------------------------------------------------------------------------------

@@ -2,12 +2,12 @@
 wrong and what to do."""
 import pytest
 
-from classroom.intake import BadSubmission, check_student_id
+from classroom.intake import BadSubmission, require_plain_id
 
 
 @pytest.mark.parametrize("student_id", ["alice", "Bob_2", "c.d-e", "s0", "x.y.z", "a-"])
 def test_a_plain_student_id_is_accepted(student_id):
-    check_student_id(student_id)
+    require_plain_id(student_id)
 
 
 @pytest.mark.parametrize("student_id, named", [
@@ -16,7 +16,7 @@ def test_a_plain_student_id_is_accepted(student_id):
     ("\tx", r"'\t'"), ("é", "'é'"), ("a+b", "'+'"), ("x;y", "';'"), ('a"b', "'\"'")])
 def test_a_student_id_that_is_not_plain_is_refused_saying_why_and_what_to_do(student_id, named):
     with pytest.raises(BadSubmission) as refused:
-        check_student_id(student_id)
+        require_plain_id(student_id)
     message = str(refused.value)
     assert named in message and "letters, digits" in message and "collect again" in message
     assert isinstance(refused.value, ValueError)

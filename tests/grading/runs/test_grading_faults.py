@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import course
-from coursekit.course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
 
@@ -48,7 +48,7 @@ DISK_FULL = "raise OSError(errno.ENOSPC, 'No space left on device')"
 
 def hand_in(place, who_codes):
     for who, code in who_codes.items():
-        folder = course.write_submission(place, who, course.submission(CODE[code]))
+        folder = trial_course.write_submission(place, who, trial_course.submission(CODE[code]))
         (folder / "timestamp.txt").write_text(str(datetime.datetime.now(datetime.timezone.utc)))
 
 
@@ -57,8 +57,8 @@ def driver(place, *flags, module=None, name=None, when="after", nth=1, action=No
     command = [sys.executable, "-m", "classroom.autograde"]
     if module:
         command = [sys.executable, "-c", INJECT.format(module=module, name=name, nth=nth, when=when, action=action)]
-    proc = subprocess.Popen([*command, ASSIGNMENT, *course.AUTOGRADE_FLAGS, *flags], cwd=place,
-                            env=course.nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*command, ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags], cwd=place,
+                            env=trial_course.nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not wait:
         return proc
     out, err = proc.communicate()
@@ -68,13 +68,13 @@ def driver(place, *flags, module=None, name=None, when="after", nth=1, action=No
 def totals(place):
     """{student: {grade_id: score}} of score_gradient.ipynb's checks."""
     return {who: {k: v for k, v in grades.items() if not k.startswith("quiz_")}
-            for who, grades in course.scores(place).items()}
+            for who, grades in trial_course.scores(place).items()}
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """A class graded once (FIRST), to copy."""
-    place = course.make_course(tmp_path_factory.mktemp("graded") / "course")
+    place = trial_course.make_course(tmp_path_factory.mktemp("graded") / "course")
     hand_in(place, FIRST)
     result = driver(place)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -125,13 +125,13 @@ def test_a_regrade_killed_anywhere_is_finished_by_the_next_plain_run(graded, cop
 
 
 def test_a_first_grading_killed_leaves_no_zero_behind(tmp_path, reference):
-    place = course.make_course(tmp_path / "course")
+    place = trial_course.make_course(tmp_path / "course")
     hand_in(place, FIRST)
     killed = driver(place, module="commit", name="_remove", when="before", nth=2,
                     action=KILL.format(signal="SIGKILL"))  # bob's new folder swapped in, nothing cleaned up
     assert killed.returncode == -9
     assert_clean_and_settled(place, reference, FIRST)
-    assert "could not" not in json.dumps(course.autograded_notebook(place, "bob"))
+    assert "could not" not in json.dumps(trial_course.autograded_notebook(place, "bob"))
 
 
 def mount_small(small):
@@ -182,14 +182,14 @@ def test_a_due_date_set_later_penalises_and_flags_late_work(graded, copy_of):
         config.write('c.LateSubmissionPlugin.penalty_method = "zero"\n')
     for who, stamp in (("alice", "2026-11-02 12:00:00 UTC"), ("bob", "2026-10-30 12:00:00 UTC")):
         (place / "submitted" / who / ASSIGNMENT / "timestamp.txt").write_text(stamp)
-    course.nbgrader("db", "assignment", "add", ASSIGNMENT, "--duedate=2026-11-01 12:00:00 UTC", cwd=place)
+    trial_course.nbgrader("db", "assignment", "add", ASSIGNMENT, "--duedate=2026-11-01 12:00:00 UTC", cwd=place)
     result = driver(place)
     assert result.returncode == 0 and "2 graded now" in result.stderr, result.stderr[-3000:]
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         scores = {s.student.id: (s.score, s.late_submission_penalty) for s in gb.assignment_submissions(ASSIGNMENT)}
     assert scores["alice"][0] == scores["alice"][1] > 0  # penalty "zero": all of alice's points taken
     assert scores["bob"][1] == 0
-    course.report(place)
+    trial_course.report(place)
     page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
     assert "handed in 1 d 0 h 00 min after the due date; late penalty 20 points" in page
 
@@ -201,20 +201,20 @@ def test_a_changed_assignment_regrades_everyone_without_accusing_them(graded, co
     changed = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "rows_sum_to_zero")
     changed["metadata"]["nbgrader"]["points"] = 4
     source.write_text(json.dumps(nb))
-    course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)
+    trial_course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)
     result = driver(place)
     assert result.returncode == 0 and "2 graded now" in result.stderr, result.stderr[-3000:]
     assert totals(place)["alice"]["rows_sum_to_zero"] == 4.0
-    course.report(place)
+    trial_course.report(place)
     assert "grade cells changed" not in (place / "report" / f"{ASSIGNMENT}.html").read_text()
 
 
 def test_a_student_removed_from_the_gradebook_is_graded_again(graded, copy_of, reference):
     place = copy_of(graded)
-    course.nbgrader("db", "student", "remove", "alice", "--force", cwd=place)
+    trial_course.nbgrader("db", "student", "remove", "alice", "--force", cwd=place)
     assert_clean_and_settled(place, reference, FIRST)
-    assert course.verdicts(place, "alice")  # a real autograded notebook, not an explanation page
-    assert all(kind is None for kind, _ in course.verdicts(place, "alice").values())
+    assert trial_course.verdicts(place, "alice")  # a real autograded notebook, not an explanation page
+    assert all(kind is None for kind, _ in trial_course.verdicts(place, "alice").values())
 
 
 def test_a_new_submission_whose_grades_cannot_be_written_leaves_no_row(graded, copy_of):
@@ -223,12 +223,12 @@ def test_a_new_submission_whose_grades_cannot_be_written_leaves_no_row(graded, c
     from classroom.grading import commit, staging
 
     place = copy_of(graded)
-    before = course.scores(place)
+    before = trial_course.scores(place)
     job = staging.Job(str(place), COURSE_ID, ASSIGNMENT, "newcomer", "", "", ["no_such_notebook"], {}, {}, {}, {})
     values = {"timestamp": None, "notebooks": {"no_such_notebook": {"penalty": 0, "grades": {}, "comments": {}}}}
     with pytest.raises(Exception):
         commit._write_gradebook(job, values, f"sqlite:///{place / 'gradebook.db'}")
-    assert course.scores(place) == before
+    assert trial_course.scores(place) == before
 
 
 def test_a_bad_option_stops_before_any_grade_is_touched(graded, copy_of):
@@ -242,7 +242,7 @@ def test_a_bad_option_stops_before_any_grade_is_touched(graded, copy_of):
 
 
 def test_two_runs_at_once_never_interleave(tmp_path, reference):
-    place = course.make_course(tmp_path / "course")
+    place = trial_course.make_course(tmp_path / "course")
     hand_in(place, FIRST)
     gate = tmp_path / "go-on"
     first = driver(place, module="staging", name="stage", when="before", nth=1, wait=False,
@@ -261,12 +261,12 @@ def test_two_runs_at_once_never_interleave(tmp_path, reference):
 
 
 def test_grading_one_student_touches_nobody_else(tmp_path, reference):
-    place = course.make_course(tmp_path / "course")
+    place = trial_course.make_course(tmp_path / "course")
     hand_in(place, FIRST)
     one = driver(place, "--student", "alice")
     assert one.returncode == 0, one.stderr[-3000:]
     assert set(totals(place)) == {"alice"}
-    report = course.report(place)
+    report = trial_course.report(place)
     assert "1 students, 1 needed attention, 1 collected but not graded" in report.stdout, report.stdout  # quiz missing
     page = (place / "report" / f"{ASSIGNMENT}.html").read_text()
     assert "<td>bob</td>" in page.split("Collected but not graded")[1] and "make autograde" in page

@@ -17,9 +17,9 @@ import pytest
 
 from classroom import autograde
 from classroom.grading import progress, record
-from coursekit import course, postgres
+from coursekit import trial_course, postgres
 from coursekit import grading_runs as runs
-from coursekit.course import ASSIGNMENT
+from coursekit.trial_course import ASSIGNMENT
 from coursekit.parts import requires
 
 CLASS = {"ann": "right", "ben": "wrong", "cat": "hangs"}
@@ -70,7 +70,7 @@ def test_the_drivers_options_come_from_nbgrader_config_and_the_command_line(tmp_
 @pytest.fixture(scope="module")
 def handed_in(tmp_path_factory):
     """A course where CLASS has handed in, not graded yet (copied by each test that grades it)."""
-    place = course.make_course(tmp_path_factory.mktemp("handed-in") / "course", config=runs.QUICK_LIMITS)
+    place = trial_course.make_course(tmp_path_factory.mktemp("handed-in") / "course", config=runs.QUICK_LIMITS)
     runs.hand_in(place, CLASS)
     return place
 
@@ -80,7 +80,7 @@ def copy(place, where):
 
 
 def graded(place, *flags):
-    result = course.autograde(place, *flags)
+    result = trial_course.autograde(place, *flags)
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stderr
 
@@ -103,11 +103,11 @@ def test_two_at_once_grade_exactly_as_one_at_a_time(serial, parallel):
     place, log = parallel
     assert runs.gradebook_rows(place) == runs.gradebook_rows(serial)
     for who in CLASS:
-        assert course.verdicts(place, who) == course.verdicts(serial, who)
+        assert trial_course.verdicts(place, who) == trial_course.verdicts(serial, who)
     assert sorted(re.findall(r"\] (\d)/3 (\w+): grading", log)) == [("1", "ann"), ("2", "ben"), ("3", "cat")]
     totals = {who: sum(v for k, v in grades.items() if not k.startswith("quiz_"))
-              for who, grades in course.scores(place).items()}
-    full = sum(course.max_scores(place).values())
+              for who, grades in trial_course.scores(place).items()}
+    full = sum(trial_course.max_scores(place).values())
     assert totals["ann"] == full and totals["ben"] < full and totals["cat"] < totals["ben"]
     assert runs.leftovers(place) == [] and set(runs.submission_count(place).values()) == {1}
 
@@ -119,12 +119,12 @@ def test_a_postgresql_gradebook_gets_the_same_grades(handed_in, serial, tmp_path
         shutil.rmtree(place / "submitted" / "cat")  # right and wrong work are enough to show it
         with open(place / "nbgrader_config.py", "a") as config:
             config.write(f"\nc.CourseDirectory.db_url = {url!r}\n")
-        course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the assignment, into PostgreSQL
+        trial_course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the assignment, into PostgreSQL
         graded(place, "--jobs", "2")
         rows = runs.gradebook_rows(place)
         assert rows == {key: row for key, row in runs.gradebook_rows(serial).items() if key[0] in ("ann", "ben")}
         assert runs.committed(place) == {"ann", "ben"} and runs.submission_count(place) == {"ann": 1, "ben": 1}
-        with course.gradebook(place) as gb:  # each record holds against PostgreSQL: the next run grades nobody
+        with trial_course.gradebook(place) as gb:  # each record holds against PostgreSQL: the next run grades nobody
             for who, nb in rows:
                 written = record.read(place / "autograded" / who / ASSIGNMENT)[nb]["grades"]
                 assert written == record.grades_digest(gb, ASSIGNMENT, who, nb) is not None
@@ -197,5 +197,5 @@ def test_a_dask_worker_killed_mid_run_loses_nothing_and_grades_nothing_twice(han
         assert {p.name for p in folder.glob("*.ipynb")} == {f"{ASSIGNMENT}.ipynb", "intuition_quiz.ipynb"}
         entries = json.loads((folder / record.RECORD).read_text())["notebooks"]
         assert all(entry["complete"] for entry in entries.values())
-        assert course.verdicts(place, who) == course.verdicts(serial, who)
+        assert trial_course.verdicts(place, who) == trial_course.verdicts(serial, who)
     assert runs.leftovers(place) == []

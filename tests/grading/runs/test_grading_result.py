@@ -23,9 +23,9 @@ from classroom import cells, course as coursedirs
 from classroom.grading import result
 from classroom.lms import grades
 from classroom.preprocessors import repair_grade_cells, sanitize_feedback
-from classroom.report import collect
+from classroom.report import read_summary
 from classroom.trusted import failures
-from coursekit import course as grading
+from coursekit import trial_course
 from coursekit.quiz.answers import RIGHT, SECRETS, quiz_notebook
 from coursekit.repository import ROOT
 from tests.report.toy import read_gradebook
@@ -132,7 +132,7 @@ GRADED_CLASS = {
 
 def handed_in(who, notebook):
     """Whether `who` handed `notebook` in (hank's two misnamed copies count, as frank's unreadable file does)."""
-    return True if notebook == grading.ASSIGNMENT else GRADED_CLASS[who][2] is not None
+    return True if notebook == trial_course.ASSIGNMENT else GRADED_CLASS[who][2] is not None
 
 
 CANVAS = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "score_gradient (7)"],
@@ -143,10 +143,10 @@ CANVAS = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "score_gra
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """The class graded by classroom.autograde, then the report, the feedback and the Canvas grades made from it."""
-    assignment, course = grading.ASSIGNMENT, grading.make_course(tmp_path_factory.mktemp("class") / "course")
+    assignment, course = trial_course.ASSIGNMENT, trial_course.make_course(tmp_path_factory.mktemp("class") / "course")
     for who, (solution, edit, answers) in GRADED_CLASS.items():
-        folder = grading.write_submission(course, who, grading.submission(
-            (grading.SUBMISSIONS / solution).read_text(), edit))
+        folder = trial_course.write_submission(course, who, trial_course.submission(
+            (trial_course.SUBMISSIONS / solution).read_text(), edit))
         if answers is not None:
             (folder / f"{QUIZ}.ipynb").write_text(json.dumps(quiz_notebook(answers)))
     alice = course / "submitted" / "alice" / assignment
@@ -156,23 +156,23 @@ def graded(tmp_path_factory):
     hank = course / "submitted" / "hank" / assignment
     shutil.copyfile(hank / f"{assignment}.ipynb", hank / f"Copy of {assignment}.ipynb")
     (hank / f"{assignment}.ipynb").rename(hank / f"{assignment}-1.ipynb")
-    run = grading.autograde(course, "--jobs", "2")
+    run = trial_course.autograde(course, "--jobs", "2")
     assert run.returncode == 0, run.stderr[-3000:]
-    grading.nbgrader("generate_feedback", assignment, "--force", cwd=course)
+    trial_course.nbgrader("generate_feedback", assignment, "--force", cwd=course)
     (course / "lms").mkdir()
     with open(course / "lms" / "roster.csv", "w", newline="") as handle:
         csv.writer(handle).writerows(CANVAS)
-    lms = grading.classroom(course, "lms-grades", assignment, "--lms", "canvas").stdout
-    return course, grading.report(course, "--out", "report"), lms
+    lms = trial_course.classroom(course, "lms-grades", assignment, "--lms", "canvas").stdout
+    return course, trial_course.report(course, "--out", "report"), lms
 
 
 def results(course, who, notebook):
-    return result.read(course / "autograded" / who / grading.ASSIGNMENT, notebook)
+    return result.read(course / "autograded" / who / trial_course.ASSIGNMENT, notebook)
 
 
 def summary_lines(course, who, notebook):
     """[(verdict, score, points)] of the feedback page's summary, and the notes above it, as the page shows them."""
-    page = (course / "feedback" / who / grading.ASSIGNMENT / f"{notebook}.html").read_text()
+    page = (course / "feedback" / who / trial_course.ASSIGNMENT / f"{notebook}.html").read_text()
     toc = page.split('<ol id="toc">')[1].split("</ol>")[0]
     lines = [(verdict, float(score), float(points)) for verdict, score, points in re.findall(
         r'(?:<span class="verdict">\(([^)]*)\)</span> )?<span class="score">\(Score: ([\d.]+) / ([\d.]+) points?\)',
@@ -184,13 +184,13 @@ def summary_lines(course, who, notebook):
 @pytest.mark.integration
 def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(graded):
     course, report_run, lms_run = graded
-    maxima, gradebook = read_gradebook(course, grading.ASSIGNMENT)
-    summary = collect(course, grading.ASSIGNMENT)
+    maxima, gradebook = read_gradebook(course, trial_course.ASSIGNMENT)
+    summary = read_summary(course, trial_course.ASSIGNMENT)
     by_id = {s.id: s for s in summary.students}
     assert set(by_id) == set(gradebook) == set(GRADED_CLASS)
     for who, want in gradebook.items():
         assert by_id[who].checks == want["checks"] and by_id[who].raw_score == want["total"]
-        for notebook in (grading.ASSIGNMENT, QUIZ):
+        for notebook in (trial_course.ASSIGNMENT, QUIZ):
             found = results(course, who, notebook)
             assert {c.grade_id: (c.score, c.points) for c in found.checks} == {
                 grade_id: (want["checks"][nb, grade_id], points) for (nb, grade_id), points in maxima.items()
@@ -215,19 +215,19 @@ def test_the_report_the_feedback_and_the_lms_grades_agree_with_the_gradebook(gra
         else:
             assert float(rows[who]) == round(max(want["total"] - want["penalty"], 0) * 50 / summary.max_score, 2)
 
-    alice, dave, erin, gina = (results(course, who, grading.ASSIGNMENT) for who in ("alice", "dave", "erin", "gina"))
-    assert alice.handed_as == f"{grading.ASSIGNMENT} (1).ipynb" and by_id["alice"].notes == alice.notes != ()
+    alice, dave, erin, gina = (results(course, who, trial_course.ASSIGNMENT) for who in ("alice", "dave", "erin", "gina"))
+    assert alice.handed_as == f"{trial_course.ASSIGNMENT} (1).ipynb" and by_id["alice"].notes == alice.notes != ()
     assert "values_match_reference" in {c.grade_id for c in dave.checks if c.kind == failures.TIMED_OUT}
     timed_out = [c.grade_id for c in dave.checks].index("values_match_reference")
-    assert summary_lines(course, "dave", grading.ASSIGNMENT)[0][timed_out][0] == "timed out"
+    assert summary_lines(course, "dave", trial_course.ASSIGNMENT)[0][timed_out][0] == "timed out"
     assert failures.CRASHED in {c.kind for c in gina.checks + gina.cells}
-    hidden = {g for (nb, g) in maxima if nb == grading.ASSIGNMENT and g != grading.VISIBLE}
+    hidden = {g for (nb, g) in maxima if nb == trial_course.ASSIGNMENT and g != trial_course.VISIBLE}
     assert set(erin.repairs.missing) == hidden and erin.status == result.GRADED
-    assert results(course, "frank", grading.ASSIGNMENT).status == result.UNREADABLE
+    assert results(course, "frank", trial_course.ASSIGNMENT).status == result.UNREADABLE
     assert results(course, "carol", QUIZ).status == result.NOT_HANDED_IN
-    hank = results(course, "hank", grading.ASSIGNMENT)
+    hank = results(course, "hank", trial_course.ASSIGNMENT)
     assert (hank.status, hank.handed_as) == (result.MISNAMED, None) and "several copies" in hank.why
-    assert hank.suspects == (f"Copy of {grading.ASSIGNMENT}.ipynb", f"{grading.ASSIGNMENT}-1.ipynb")
+    assert hank.suspects == (f"Copy of {trial_course.ASSIGNMENT}.ipynb", f"{trial_course.ASSIGNMENT}-1.ipynb")
     assert "alice" not in {s.id for s in summary.attention} and "`score_gradient (1).ipynb`" in \
         (course / "report" / "score_gradient-by-check.csv").read_text()
 
@@ -237,12 +237,12 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
     """The report of the class as `make report` writes it: every number and reason against the gradebook. It is
     copied to build/class-report/ so that it can be looked at afterwards."""
     course, run, _ = graded
-    assignment = grading.ASSIGNMENT
+    assignment = trial_course.ASSIGNMENT
     out = course / "report"
     written = [out / f"{assignment}.png", out / f"{assignment}.html", out / f"{assignment}-by-check.csv"]
     assert all(f"report/{p.name}" in run.stdout and p.stat().st_size > 0 for p in written)
     shutil.copytree(out, ROOT / "build" / "class-report", dirs_exist_ok=True)
-    summary = collect(course, assignment)
+    summary = read_summary(course, assignment)
     maxima, gradebook = read_gradebook(course, assignment)
     totals = {who: s["total"] for who, s in gradebook.items()}
     # frank: his cut-short score_gradient.ipynb scores 0, his quiz (all right) is graded all the same
@@ -264,7 +264,7 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
             if meta.get("grade") and not meta.get("solution"):
                 docstring = ast.get_docstring(ast.parse("".join(cell["source"])))
                 assert by_check[meta["grade_id"]].check.description == " ".join(docstring.split())
-    seen = {who: grading.messages(course, who) for who in GRADED_CLASS}
+    seen = {who: trial_course.messages(course, who) for who in GRADED_CLASS}
     for grade_id in ("values_match_reference", "no_python_loop", "inputs_left_untouched"):
         said = Counter(" ".join(m.split()) for who in GRADED_CLASS if handed_in(who, assignment)
                        for g, m in seen[who].items() if g == grade_id and m != "passed")
@@ -274,7 +274,7 @@ def test_a_class_graded_by_the_real_grader_reads_right_in_the_report(graded):
 
     why = {s.id: {r.kind: r for r in s.reasons} for s in summary.students}
     assert "not handed in" in why["carol"] and "grade cells missing" in why["erin"]
-    hidden = [g for (nb, g) in maxima if nb == assignment and g != grading.VISIBLE]
+    hidden = [g for (nb, g) in maxima if nb == assignment and g != trial_course.VISIBLE]
     assert set(why["erin"]["grade cells missing"].where) == set(hidden)
     assert {"flagged for manual grading", "could not be run"} <= set(why["frank"])
     flagged = {who for who, s in gradebook.items() if s["manual"]}

@@ -13,8 +13,8 @@ import pytest
 
 from classroom import course as coursedirs
 from classroom.bookkeeping import lock
-from coursekit import course
-from coursekit.course import ASSIGNMENT, SUBMISSIONS
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.quiz.answers import RIGHT, quiz_notebook
 
 QUIZ = "intuition_quiz"
@@ -48,7 +48,7 @@ NOISE = ("No submitted file", "Notebook JSON is invalid", "was unexpected", "dis
 
 
 def notebook(solution, old_format=False):
-    nb = course.submission((SUBMISSIONS / solution).read_text())
+    nb = trial_course.submission((SUBMISSIONS / solution).read_text())
     if old_format:  # as JupyterLab 3 saved it: nbformat 4.4, cells without ids
         nb["nbformat_minor"] = 4
         for cell in nb["cells"]:
@@ -57,7 +57,7 @@ def notebook(solution, old_format=False):
 
 
 def hand_in(place, who, solution, names, when, old_format=False):
-    folder = course.write_submission(place, who, notebook(solution, old_format))
+    folder = trial_course.write_submission(place, who, notebook(solution, old_format))
     written, names = folder / f"{ASSIGNMENT}.ipynb", [names] if isinstance(names, str) else names
     for name in names:
         if name != written.name:
@@ -74,13 +74,13 @@ def hand_in(place, who, solution, names, when, old_format=False):
 def graded_class(place):
     """The class, graded by `make autograde` and given its feedback by `make feedback`: (course path, {what each
     command printed})."""
-    place = course.make_course(place, config='c.LateSubmissionPlugin.penalty_method = "zero"\n')
-    said = {"duedate": course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={as_offset(DUE)}",
+    place = trial_course.make_course(place, config='c.LateSubmissionPlugin.penalty_method = "zero"\n')
+    said = {"duedate": trial_course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={as_offset(DUE)}",
                                        cwd=place)}
     for who, (solution, names, when, old_format) in CLASS.items():
         hand_in(place, who, solution, names, when, old_format)
     for target in ("autograde", "feedback"):
-        said[target] = course.make(place, target, "JOBS=2")
+        said[target] = trial_course.make(place, target, "JOBS=2")
         assert said[target].returncode == 0, said[target].stdout[-2000:] + said[target].stderr[-3000:]
     return place, said
 
@@ -99,7 +99,7 @@ def autograded(place, who):
 def gradebook(place):
     """{student: {"notebooks": {notebook: (score, penalty)}, "grades": {(notebook, grade id): (auto, manual, extra
     credit, flagged)}, "late": seconds late, "due": the due date with its extension}} read with nbgrader's API."""
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         return {sub.student.id: {
             "notebooks": {nb.name: (nb.score, nb.late_submission_penalty) for nb in sub.notebooks},
             "grades": {(nb.name, g.name): (g.auto_score, g.manual_score, g.extra_credit, g.needs_manual_grade)
@@ -110,7 +110,7 @@ def gradebook(place):
 
 def by_hand(place, who, grade_id, notebook=ASSIGNMENT, score=None, extra=None, comment=None):
     """What the formgrader's Manual Grading writes: a manual score, extra credit, a comment on a cell."""
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         if score is not None or extra is not None:
             grade = gb.find_grade(grade_id, notebook, ASSIGNMENT, who)
             grade.manual_score = grade.manual_score if score is None else score

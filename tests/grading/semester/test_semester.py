@@ -17,9 +17,9 @@ import pytest
 
 from classroom.bookkeeping import lock
 from classroom.grading import record
-from classroom.report import collect
-from coursekit import course, grading_runs
-from coursekit.course import ASSIGNMENT, COURSE_ID
+from classroom.report import read_summary
+from coursekit import trial_course, grading_runs
+from coursekit.trial_course import ASSIGNMENT, COURSE_ID
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
 from tests.grading.semester import semester_class as term
@@ -57,7 +57,7 @@ def test_grading_and_feedback_print_no_noise(semester):
 def _grades_csv(place):
     import csv
 
-    made = course.make(place, "grades")
+    made = trial_course.make(place, "grades")
     assert made.returncode == 0, made.stderr[-2000:]
     with open(place / "grades.csv", newline="") as handle:
         return list(csv.DictReader(handle))
@@ -72,18 +72,18 @@ def test_grading_by_hand_survives_everything_but_changed_work_and_its_clearing_i
 
     # she clicks Submit again with the same notebook: a new timestamp, the same work
     (folder / "timestamp.txt").write_text(term.stamp(DUE - term.datetime.timedelta(hours=2)))
-    run = course.make(place, "autograde")
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
     assert term.gradebook(place)["alice"]["grades"][ASSIGNMENT, "by_hand_row"] == kept
     # her autograded folder is gone
     shutil.rmtree(term.autograded(place, "alice"))
-    assert course.make(place, "autograde").returncode == 0
+    assert trial_course.make(place, "autograde").returncode == 0
     assert term.gradebook(place)["alice"]["grades"][ASSIGNMENT, "by_hand_row"] == kept
     # one plain nbgrader autograde, then make autograde
-    course.nbgrader("autograde", ASSIGNMENT, "--student", "alice", "--force", *_plain_flags(), cwd=place)
-    assert course.make(place, "autograde").returncode == 0
+    trial_course.nbgrader("autograde", ASSIGNMENT, "--student", "alice", "--force", *_plain_flags(), cwd=place)
+    assert trial_course.make(place, "autograde").returncode == 0
     assert term.gradebook(place)["alice"]["grades"][ASSIGNMENT, "by_hand_row"] == kept
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         assert gb.find_comment("score_gradient_solution", ASSIGNMENT, ASSIGNMENT, "alice").manual_comment == \
             "neat use of keepdims"
 
@@ -91,26 +91,26 @@ def test_grading_by_hand_survives_everything_but_changed_work_and_its_clearing_i
     nb = json.loads((folder / f"{ASSIGNMENT}.ipynb").read_text())
     nb["cells"][-1]["source"] = "# one more thought\n"
     (folder / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(nb))
-    run = course.make(place, "autograde")
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0, run.stderr[-3000:]
     cleared = [line for line in summary(run) if "was cleared" in line]
     assert len(cleared) == 1 and "alice/score_gradient" in cleared[0] and "by_hand_row: manual score 1.5, extra " \
         "credit 1" in cleared[0] and "score_gradient_solution: a comment" in cleared[0], summary(run)
     assert term.gradebook(place)["alice"]["grades"][ASSIGNMENT, "by_hand_row"] == (2.0, None, None, False)
-    report = course.report(place)
+    report = trial_course.report(place)
     table = (place / "report" / f"{ASSIGNMENT}-by-check.csv").read_text()
     assert "grading by hand cleared" in table and "by_hand_row: manual score 1.5" in table, report.stdout
 
 
 def _plain_flags():
-    return [] if course.SANDBOXED else ["--Grader.launcher_class=unsandboxed"]
+    return [] if trial_course.SANDBOXED else ["--Grader.launcher_class=unsandboxed"]
 
 
 def test_a_late_penalty_zero_takes_manual_and_extra_credit_points_too(place):
     automatic, _ = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
     assert automatic > 0, "bob's work should earn some automatic points, or this test shows nothing"
     term.by_hand(place, "bob", "matches_finite_differences", score=2.0, extra=2.0)
-    run = course.make(place, "autograde", "AUTOGRADE_ARGS=--force --student bob")
+    run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--force --student bob")
     assert run.returncode == 0, run.stderr[-3000:]
     score, penalty = term.gradebook(place)["bob"]["notebooks"][ASSIGNMENT]
     # matches_finite_differences is one of the checks bob's work failed (0 points), so the 2 by hand are all new
@@ -122,10 +122,10 @@ def test_a_late_penalty_zero_takes_manual_and_extra_credit_points_too(place):
 def test_an_extension_is_graded_against_and_survives_collect_and_grade(place, tmp_path):
     term.by_hand(place, "bob", "values_match_reference", score=3.0)
     later = NOW + term.datetime.timedelta(days=1)
-    made = course.make(place, "extension", "STUDENT=bob", f"DUEDATE={as_offset(later)}")
+    made = trial_course.make(place, "extension", "STUDENT=bob", f"DUEDATE={as_offset(later)}")
     assert made.returncode == 0 and f"{later:%Y-%m-%d %H:%M:%S} UTC" in made.stdout, made.stderr
-    assert "bob: score_gradient due" in course.make(place, "decisions").stdout
-    run = course.make(place, "autograde")
+    assert "bob: score_gradient due" in trial_course.make(place, "decisions").stdout
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0 and "1 graded now, 4 already up to date" in run.stderr, run.stderr[-3000:]
     book = term.gradebook(place)["bob"]
     assert book["due"] == later and book["late"] == 0 and not any(p for _, p in book["notebooks"].values())
@@ -138,10 +138,10 @@ def test_an_extension_is_graded_against_and_survives_collect_and_grade(place, tm
     hand_in = inbound / f"bob+{ASSIGNMENT}+{taken}+abc123"
     shutil.copytree(place / "submitted" / "bob" / ASSIGNMENT, hand_in)
     (hand_in / "timestamp.txt").write_text(taken)
-    collected = course.nbgrader("collect", "--update", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place)
+    collected = trial_course.nbgrader("collect", "--update", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place)
     assert "bob" in collected.stdout + collected.stderr
     for flags in ("", "--force --student bob"):
-        run = course.make(place, "autograde", f"AUTOGRADE_ARGS={flags}")
+        run = trial_course.make(place, "autograde", f"AUTOGRADE_ARGS={flags}")
         assert run.returncode == 0, run.stderr[-3000:]
         book = term.gradebook(place)["bob"]
         assert book["due"] == later and book["late"] == 0, book
@@ -150,24 +150,24 @@ def test_an_extension_is_graded_against_and_survives_collect_and_grade(place, tm
 
 
 def test_a_dropped_student_stays_dropped(place):
-    made = course.make(place, "drop", "STUDENT=dave")
+    made = trial_course.make(place, "drop", "STUDENT=dave")
     assert made.returncode == 0 and "dave is dropped" in made.stdout, made.stderr
     assert "dave" not in term.gradebook(place)
-    run = course.make(place, "autograde")
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0 and "1 dropped and not graded (dave" in run.stderr, run.stderr[-3000:]
     assert "dave" not in term.gradebook(place)
-    asked = course.make(place, "autograde", "AUTOGRADE_ARGS=--student dave --force")
+    asked = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--student dave --force")
     assert asked.returncode != 0 and "dave was dropped" in asked.stderr and "UNDO=yes" in asked.stderr
     assert "dave" not in {row["student_id"] for row in _grades_csv(place)}
-    course.report(place)
+    trial_course.report(place)
     assert "dave" not in (place / "report" / f"{ASSIGNMENT}-by-check.csv").read_text()
-    summary = collect(place, ASSIGNMENT)
+    summary = read_summary(place, ASSIGNMENT)
     assert summary.dropped == ("dave",) and "dave" not in {who for who, _ in summary.ungraded}
-    fed = course.make(place, "feedback")  # their autograded/ folder is still there; they get no page
+    fed = trial_course.make(place, "feedback")  # their autograded/ folder is still there; they get no page
     assert fed.returncode == 0 and "Traceback" not in fed.stderr and "dropped: dave" in fed.stdout, fed.stderr[-3000:]
     assert (place / "feedback" / "alice").is_dir()
-    back = course.make(place, "drop", "STUDENT=dave", "UNDO=yes")
-    assert back.returncode == 0 and course.make(place, "autograde").returncode == 0
+    back = trial_course.make(place, "drop", "STUDENT=dave", "UNDO=yes")
+    assert back.returncode == 0 and trial_course.make(place, "autograde").returncode == 0
     assert "dave" in term.gradebook(place)
 
 
@@ -180,7 +180,7 @@ def test_a_dropped_student_stays_dropped(place):
 def test_a_name_that_selects_nothing_is_an_error_naming_the_nearest(semester, args, named):
     place = semester[0]
     before = (place / "gradebook.db").read_bytes()
-    run = course.make(place, "autograde", f"AUTOGRADE_ARGS={args}")
+    run = trial_course.make(place, "autograde", f"AUTOGRADE_ARGS={args}")
     assert run.returncode != 0 and named in run.stderr and "nothing was graded" in run.stderr, run.stderr[-2000:]
     assert "graded now" not in run.stderr and (place / "gradebook.db").read_bytes() == before
 
@@ -191,20 +191,20 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     handed_out, before = quiz.read_bytes(), term.gradebook(place)
     page = (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes()
     private = write_private(place.parent)  # the instructor's own statements, outside the course
-    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours", f"QUIZ_STATEMENTS={private}")
+    drawn = trial_course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours", f"QUIZ_STATEMENTS={private}")
     assert drawn.returncode != 0 and "handed out" in drawn.stderr and "QUIZ_REPLACE=yes" in drawn.stderr
     assert quiz.read_bytes() == handed_out
 
     # the quiz is edited anyway (here: another variant written knowingly), then put into the gradebook
-    env = course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
+    env = trial_course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
     subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out", "--statements", str(private)],
                    cwd=place, env=env,
                    check=True, capture_output=True)
     refused = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
                              capture_output=True, text=True)  # what `make release` runs before generate_assignment
     assert refused.returncode == 2 and "Nothing was changed" in refused.stderr
-    course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the formgrader's Generate button
-    run = course.make(place, "autograde", "AUTOGRADE_ARGS=--force")
+    trial_course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the formgrader's Generate button
+    run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--force")
     assert run.returncode != 0 and "not the one handed out" in run.stderr and "nobody was graded" in run.stderr
     assert term.gradebook(place) == before
     assert (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes() == page
@@ -213,14 +213,14 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     accepted = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT, "--accept"], cwd=place,
                               env=env, capture_output=True, text=True)
     assert accepted.returncode == 0, accepted.stderr
-    run = course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")
+    run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")
     assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
 
 
 # ---- a grading run and the rest of the world ---------------------------------------------------------------------
 def test_killing_make_stops_the_grading_it_started(place):
     since = time.time()
-    started = course.make(place, "autograde", "AUTOGRADE_ARGS=--force", "JOBS=1", wait=False)
+    started = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--force", "JOBS=1", wait=False)
     driver = None
     try:
         while driver is None or not grading_runs.sandboxed(driver):
@@ -240,7 +240,7 @@ def test_killing_make_stops_the_grading_it_started(place):
     with lock.hold(str(place / ".grading")):  # free: the driver ended with its make
         pass
     assert _committed(place, since) < len(CLASS)  # it stopped there, not after grading the class on its own
-    run = course.make(place, "autograde")
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0, run.stderr[-3000:]
     assert not grading_runs.leftovers(place)
 
@@ -264,14 +264,14 @@ def test_a_release_during_a_grading_run_is_noticed_and_said(place):
         cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "rows_sum_to_zero")
         cell["source"] = "".join(cell["source"]) + "\n# checked again this term\n"
         check.write_text(json.dumps(nb))
-        course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)
+        trial_course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)
     finally:
         os.killpg(started.pid, signal.SIGCONT)
     said = grading_runs.log_of(started)
     assert started.returncode == 1 and "changed in the gradebook while this run graded" in said, said[-3000:]
-    run = course.make(place, "autograde")
+    run = trial_course.make(place, "autograde")
     assert run.returncode == 0 and "already up to date" in run.stderr, run.stderr[-3000:]
-    with course.gradebook(place) as gb:
+    with trial_course.gradebook(place) as gb:
         versions = record.versions(gb, ASSIGNMENT)
     for who in CLASS:
         entries = record.read(term.autograded(place, who))

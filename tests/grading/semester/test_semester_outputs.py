@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from coursekit import course
-from coursekit.course import ASSIGNMENT, COURSE_ID
+from coursekit import trial_course
+from coursekit.trial_course import ASSIGNMENT, COURSE_ID
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
 from tests.grading.semester.semester_class import CLASS, QUIZ
@@ -41,7 +41,7 @@ def test_misnamed_work_is_flagged_for_grading_by_hand_and_named(semester):
         assert all(f"`{name}`" in html.unescape(page(place, who)) for name in files), who
         assert all(name in said["autograde"].stderr for name in files)
         assert "flagged for grading by hand" in said["autograde"].stderr
-    course.report(place)
+    trial_course.report(place)
     table = {row["student_id"]: row for row in csv.DictReader(open(place / "report" / f"{ASSIGNMENT}-by-check.csv"))}
     assert "misnamed" in table["carol"]["attention"] and "my_answers.ipynb" in table["carol"]["attention"]
     assert "Copy of score_gradient.ipynb, score_gradient-1.ipynb" in table["dave"]["attention"]
@@ -67,7 +67,7 @@ def test_make_feedback_waits_for_a_grading_run(place):
     try:
         assert holder.stdout.readline() == "held\n"
         (place / "feedback" / "alice" / ASSIGNMENT / f"{ASSIGNMENT}.html").unlink()
-        feedback = course.make(place, "feedback", wait=False)
+        feedback = trial_course.make(place, "feedback", wait=False)
         said = ""
         while "waiting for the grading run" not in said:
             line = feedback.stderr.readline()
@@ -85,30 +85,30 @@ def test_release_feedback_releases_the_pages_of_the_current_grades(place, tmp_pa
     exchange = tmp_path / "exchange"
     exchange.mkdir()
     release = ("release_feedback", ASSIGNMENT, f"--Exchange.root={exchange}")
-    first = course.nbgrader(*release, cwd=place)  # erin handed in without timestamp.txt: nobody is stopped
+    first = trial_course.nbgrader(*release, cwd=place)  # erin handed in without timestamp.txt: nobody is stopped
     released = sorted((exchange / COURSE_ID / "feedback").glob("*.html"))
     assert len(released) == 2 * len(CLASS), first.stderr[-3000:]
 
     # alice hands in changed work; it is graded; nobody runs make feedback
     folder = place / "submitted" / "alice" / ASSIGNMENT
-    nb = course.submission((course.SUBMISSIONS / "wrong_returns_A_times_G.py").read_text())
+    nb = trial_course.submission((trial_course.SUBMISSIONS / "wrong_returns_A_times_G.py").read_text())
     (folder / f"{ASSIGNMENT}.ipynb").write_text(json.dumps(nb))
-    assert course.make(place, "autograde").returncode == 0
+    assert trial_course.make(place, "autograde").returncode == 0
     shutil.rmtree(exchange)
     exchange.mkdir()
-    stale = course.nbgrader(*release, cwd=place, check=False)
+    stale = trial_course.nbgrader(*release, cwd=place, check=False)
     assert stale.returncode == 1, stale.stderr[-3000:]
     assert "Not released: the feedback of alice on score_gradient: the page is stale" in stale.stderr
     assert "1 feedback pages were not released (alice/score_gradient)" in stale.stderr
     assert len(list((exchange / COURSE_ID / "feedback").glob("*.html"))) == 2 * len(CLASS) - 1
 
-    made = course.make(place, "feedback")
+    made = trial_course.make(place, "feedback")
     assert made.returncode == 0, made.stderr[-3000:]
-    again = course.nbgrader(*release, cwd=place)
+    again = trial_course.nbgrader(*release, cwd=place)
     assert again.returncode == 0
     score = term.gradebook(place)["alice"]["notebooks"][ASSIGNMENT][0]
     pages = [p.read_text() for p in (exchange / COURSE_ID / "feedback").glob("*.html")]
-    full = sum(course.max_scores(place, by_hand=True).values())  # the written derivation's points too
+    full = sum(trial_course.max_scores(place, by_hand=True).values())  # the written derivation's points too
     assert any(f"(Score: {score:g} / {full:g} points)" in p and ">score_gradient<" in p for p in pages)
 
 
@@ -130,15 +130,15 @@ REFUSED = [("2026-12-01 09:05:00 PST", "the time zone 'PST' is unknown"),
 
 def test_every_due_date_the_course_accepts_is_read_right_or_refused(place):
     def due():
-        with course.gradebook(place) as gb:
+        with trial_course.gradebook(place) as gb:
             return gb.find_assignment(ASSIGNMENT).duedate
 
     for written, utc in ACCEPTED:
-        course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={written}", cwd=place)
+        trial_course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={written}", cwd=place)
         assert due() == datetime.datetime.fromisoformat(utc), written
     kept = due()
     for written, why in REFUSED:
-        said = course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={written}", cwd=place, check=False)
+        said = trial_course.nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={written}", cwd=place, check=False)
         assert said.returncode == 1 and why in said.stderr and "nothing was changed" in said.stderr, said.stderr
         assert "Traceback" not in said.stderr and due() == kept
 
@@ -164,14 +164,14 @@ ls -A . report
 def test_on_a_full_disk_every_file_is_whole_or_as_it_was(place, tmp_path):
     if shutil.which("unshare") is None or subprocess.run(["unshare", "--mount", "true"]).returncode != 0:
         pytest.skip("a private mount namespace (unshare --mount, as root) is needed to fill a disk of our own")
-    assert course.make(place, "grades").returncode == 0
-    course.report(place)
+    assert trial_course.make(place, "grades").returncode == 0
+    trial_course.report(place)
     before = subprocess.run("sha256sum grades.csv report/* | sort", shell=True, cwd=place, capture_output=True,
                             text=True).stdout
     disk = tmp_path / "disk"
     disk.mkdir()
     run = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", FULL_DISK, "sh", str(disk),
-                          str(place), sys.prefix], capture_output=True, text=True, env=course.nbgrader_env())
+                          str(place), sys.prefix], capture_output=True, text=True, env=trial_course.nbgrader_env())
     exits, hashes, listing = run.stdout.split("===\n")
     assert exits == "report exits 1\ngrades exits 1\n", run.stdout + run.stderr[-3000:]
     assert "the report could not be written" in run.stderr and "No space left on device" in run.stderr
@@ -186,6 +186,6 @@ def test_collect_exits_non_zero_after_refusing_a_hand_in(place, tmp_path):
     for who in ("zoë", "frank"):
         hand_in = inbound / f"{who}+{ASSIGNMENT}+{term.stamp(term.NOW)}+abc"
         shutil.copytree(place / "submitted" / "alice" / ASSIGNMENT, hand_in)
-    said = course.nbgrader("collect", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place, check=False)
+    said = trial_course.nbgrader("collect", ASSIGNMENT, f"--Exchange.root={exchange}", cwd=place, check=False)
     assert said.returncode != 0 and "zoë" in said.stderr and "not an ASCII one" in said.stderr, said.stderr[-3000:]
     assert (place / "submitted" / "frank" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").exists()  # the others are collected

@@ -8,7 +8,7 @@ import pytest
 
 from classroom import atomic
 from classroom.grading import notebook_files, record, settings
-from classroom.intake import BadSubmission, check_student_id
+from classroom.intake import BadSubmission, require_plain_id
 from classroom.plugins.release_feedback import page_stamp
 
 # ---- misnamed notebooks, and what clears grading by hand --------------------------------------------------------
@@ -95,6 +95,6 @@ def test_a_launcher_given_by_its_short_name_is_no_configuration_problem():
 
 def test_a_letter_that_is_not_ascii_is_refused_saying_so():
     with pytest.raises(BadSubmission) as refused:
-        check_student_id("zoë")
+        require_plain_id("zoë")
     assert "'ë' (a letter, but not an ASCII one)" in str(refused.value)
     assert "only ASCII letters, digits" in str(refused.value) and "Linux account name" in str(refused.value)

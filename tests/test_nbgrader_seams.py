@@ -1,4 +1,4 @@
-"""classroom.plugins.nbgrader_seams, checked against the installed nbgrader: each seam's test fails when nbgrader
+"""classroom.nbgrader_seams, checked against the installed nbgrader: each seam's test fails when nbgrader
 changes what the seam relies on (a name, a signature, a route, where it looks a name up), and no class of classroom
 overrides a private method of nbgrader's or jupyter_client's outside the places docs/differences-from-nbgrader.md
 names ("Private seams")."""
@@ -14,7 +14,8 @@ import pytest
 
 import classroom
 from classroom.decisions import dates
-from classroom.plugins import formgrader_autograde, nbgrader_seams
+from classroom import nbgrader_seams
+from classroom.plugins import formgrader_autograde
 from coursekit.repository import ROOT
 
 
@@ -38,12 +39,12 @@ def test_a_due_date_given_to_nbgraders_gradebook_is_read_right_or_refused(monkey
     import nbgrader.utils
     from nbgrader.api import Gradebook
 
-    from coursekit.course import COURSE_ID
+    from coursekit.trial_course import COURSE_ID
 
     monkeypatch.setattr(nbgrader.utils, "parse_utc", nbgrader.utils.parse_utc)  # put back afterwards
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
-    nbgrader_seams.read_due_dates_strictly()
-    nbgrader_seams.read_due_dates_strictly()  # again: the hook is not wrapped twice
+    nbgrader_seams.read_due_dates_strictly(dates.parse_utc, dates.DueDateError)
+    nbgrader_seams.read_due_dates_strictly(dates.parse_utc, dates.DueDateError)  # again: the hook is not wrapped twice
     assert nbgrader.utils.parse_utc is dates.parse_utc and sys.excepthook.due_dates
     shutil.copyfile(empty_gradebook, tmp_path / "gradebook.db")
     with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", COURSE_ID) as gb:
@@ -111,14 +112,14 @@ def test_zip_collect_keeps_each_step_where_the_seam_says_and_matches_as_the_seam
     assert nbgrader_seams.match_at_start(plugin, "x/alice_ps1.ipynb") is None  # at the start only
 
 
-def test_nbgraders_late_penalty_is_still_bounded_by_the_method_the_penalty_calls():
+def test_nbgraders_late_penalty_is_still_bounded_by_the_method_the_seam_calls():
     from nbgrader.preprocessors import AssignLatePenalties
 
     assert list(inspect.signature(AssignLatePenalties._check_late_penalty).parameters) == ["self", "notebook",
                                                                                           "penalty"]
     assert _calls(AssignLatePenalties.preprocess, "self._check_late_penalty")
     step, notebook = AssignLatePenalties(), type("Notebook", (), {"score": 3.0})()
-    assert [step._check_late_penalty(notebook, p) for p in (-1.0, 2.0, 5.0)] == [0, 2.0, 3.0]
+    assert [nbgrader_seams.bound_late_penalty(step, notebook, p) for p in (-1.0, 2.0, 5.0)] == [0, 2.0, 3.0]
 
 
 # ---- the sandboxed kernel's launch: jupyter_client's KernelManager -----------------------------------------------
@@ -173,7 +174,7 @@ def test_no_module_but_the_seams_assigns_into_nbgrader():
                 for target in node.targets:
                     if isinstance(target, ast.Attribute) and ast.unparse(target).split(".")[0] in THEIRS:
                         found.append(f"{path.relative_to(ROOT)}: {ast.unparse(target)}")
-    assert found == ["classroom/plugins/nbgrader_seams.py: nbgrader.utils.parse_utc"]
+    assert found == ["classroom/nbgrader_seams.py: nbgrader.utils.parse_utc"]
 
 
 def _private_names_of_nbgrader():
@@ -197,7 +198,7 @@ def _private_names_of_nbgrader():
 
 
 def test_no_module_but_the_documented_ones_reaches_a_private_name_of_nbgraders():
-    """`x._name` where nbgrader defines `_name` and classroom does not: only in the seams (and the late penalty)."""
+    """`x._name` where nbgrader defines `_name` and classroom does not: only in the seams."""
     theirs, ours, trees = _private_names_of_nbgrader(), set(), {}
     for path in sorted((ROOT / "classroom").rglob("*.py")):
         trees[path] = ast.parse(path.read_text(encoding="utf-8"))
@@ -210,9 +211,8 @@ def test_no_module_but_the_documented_ones_reaches_a_private_name_of_nbgraders()
                             if isinstance(t, (ast.Name, ast.Attribute)))
     found = sorted({f"{path.relative_to(ROOT).as_posix()}: {node.attr}" for path, tree in trees.items()
                     for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in theirs - ours})
-    assert found == ["classroom/decisions/penalty.py: _check_late_penalty",
-                     "classroom/plugins/nbgrader_seams.py: _format_collect_path",
-                     "classroom/plugins/nbgrader_seams.py: _match"]
+    assert found == ["classroom/nbgrader_seams.py: _check_late_penalty",
+                     "classroom/nbgrader_seams.py: _format_collect_path", "classroom/nbgrader_seams.py: _match"]
 
 
 def test_each_seam_has_its_line_in_the_differences_page():

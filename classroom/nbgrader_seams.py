@@ -1,14 +1,18 @@
 """The places the grading system reaches into nbgrader where nbgrader has no documented class, trait or hook for it:
-one function a seam, each with a test against the installed nbgrader that fails when nbgrader changes what the seam
-relies on (tests/plugins/test_nbgrader_seams.py), and a line in docs/differences-from-nbgrader.md ("Private seams").
+one function a seam, all in this module at the bottom of classroom/ (it imports nothing of ours, so every room may
+import it: plugins/, lms/ and decisions/ do), each with a test against the installed nbgrader that fails when
+nbgrader changes what the seam relies on (tests/test_nbgrader_seams.py), and a line in
+docs/differences-from-nbgrader.md ("Private seams").
 Everywhere else the course plugs in by nbgrader's configuration and subclasses its documented classes.
 
-  read_due_dates_strictly()  nbgrader's gradebook (nbgrader.api) reads every due date through
+  read_due_dates_strictly(parse_utc, refusal)
+                             nbgrader's gradebook (nbgrader.api) reads every due date through
                              `nbgrader.utils.parse_utc`, looked up on the module at each call: replacing the module's
-                             function is the one place a due date can be read right or refused
-                             (classroom.decisions.dates). The modules that import the name themselves (coursedir,
-                             apps.zipcollectapp, apps.api, the exchange's collect) keep nbgrader's reading: they read
-                             times nbgrader wrote, not due dates. A refused date ends the command with one sentence
+                             function (with classroom.decisions.dates.parse_utc, handed in by the plugin selection,
+                             classroom/plugins/nbgrader_config.py) is the one place a due date can be read right or
+                             refused. The modules that import the name themselves (coursedir, apps.zipcollectapp,
+                             apps.api, the exchange's collect) keep nbgrader's reading: they read times nbgrader
+                             wrote, not due dates. A refused date ends the command with one sentence
                              (sys.excepthook), not a traceback;
   serve_first(web_app, ...)  the formgrader's Autograde button posts to a route nbgrader's formgrader serves itself,
                              and no trait chooses its handler: ours is put ahead of it in the Jupyter server's tornado
@@ -16,27 +20,28 @@ Everywhere else the course plugs in by nbgrader's configuration and subclasses i
   collect_path(app, step)    where zip_collect keeps each step (ZipCollectApp._format_collect_path, which every step
                              of nbgrader's zip_collect uses), so the LMS route reads and writes where nbgrader looks;
   match_at_start(plugin, p)  nbgrader's own matching of `named_regexp` at the start of a path
-                             (FileNameCollectorPlugin._match), so a pattern written for nbgrader places the same files.
+                             (FileNameCollectorPlugin._match), so a pattern written for nbgrader places the same files;
+  bound_late_penalty(step, notebook, penalty)
+                             nbgrader's bounds of a late penalty (AssignLatePenalties._check_late_penalty): between 0
+                             and the notebook's score, with nbgrader's warnings (classroom.decisions.penalty).
 
-Two seams stay where they are used, as this package is above them: the late penalty's bounds
-(classroom.decisions.penalty calls AssignLatePenalties._check_late_penalty, so a penalty is kept between 0 and the
-score, with nbgrader's warnings), and the sandboxed kernel's launch (classroom.sandbox.kernel overrides two private
-methods of jupyter_client's KernelManager, not of nbgrader). The same test file checks them.
+One more private seam is not nbgrader's and stays with its class: the sandboxed kernel's launch
+(classroom.sandbox.kernel overrides two private methods of jupyter_client's KernelManager). The same test file,
+tests/test_nbgrader_seams.py, checks it.
 """
 import sys
 
 CHECKED_WITH = "0.9.5"  # the nbgrader these seams were last read against
 
 
-def read_due_dates_strictly():
-    """Make nbgrader read every due date through classroom.decisions.dates.parse_utc. Safe to call again."""
+def read_due_dates_strictly(parse_utc, refusal):
+    """Make nbgrader read every due date through `parse_utc` (nbgrader's signature: classroom.decisions.dates.parse_utc),
+    and end a command it refuses (`refusal`, its exception class) with one sentence. Safe to call again."""
     import nbgrader.utils
 
-    from ..decisions import dates
-
-    nbgrader.utils.parse_utc = dates.parse_utc
+    nbgrader.utils.parse_utc = parse_utc
     if not getattr(sys.excepthook, "due_dates", False):
-        sys.excepthook = _said(sys.excepthook, dates.DueDateError)
+        sys.excepthook = _said(sys.excepthook, refusal)
 
 
 def _said(hook, refusal):
@@ -74,3 +79,9 @@ def match_at_start(plugin, path):
     """The groups of `plugin.named_regexp` (a FileNameCollectorPlugin's) matched at the start of `path`, or None: as
     nbgrader's zip_collect matches them."""
     return plugin._match(path)
+
+
+def bound_late_penalty(step, notebook, penalty):
+    """`penalty` kept between 0 and `notebook.score` as nbgrader's AssignLatePenalties (`step`) keeps it, warnings and
+    all."""
+    return step._check_late_penalty(notebook, penalty)

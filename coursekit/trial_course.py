@@ -1,5 +1,6 @@
-"""A throw-away nbgrader course with this repository's configuration, submissions handed in to it, and nbgrader run
-on it as instructors and students run it (the real command lines, never nbgrader's Python internals)."""
+"""A trial course: a throw-away nbgrader course with this repository's configuration, submissions handed in to it,
+and nbgrader run on it as instructors and students run it (the real command lines, never nbgrader's Python
+internals). Not classroom.course, which says where a real course keeps its files."""
 import atexit
 import copy
 import json

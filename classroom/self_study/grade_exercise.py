@@ -116,7 +116,7 @@ def report_lines(summary, parts, by_hand, pages, work, sandboxed):
     return out
 
 
-def check_command(assignment=ASSIGNMENT, work=WORK, sandboxed=True):
+def check_exercise_command(assignment=ASSIGNMENT, work=WORK, sandboxed=True):
     """Check the learner's work, saying what was found or graded; the exit status (see the module)."""
     if sandboxed and launch.bwrap_path() is None:
         print(NO_BWRAP, file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Input checks shared by every helper: each failure names the argument and says what to pass instead.
+"""Argument validation shared by every helper: each failure names the argument and says what to pass instead.
 
 Four shapes of input recur: rows of scores, logits or weights (`as_rows`), one curve or series of numbers
 (`as_curve`, and `as_widths` for a list of widths d_k), a single width (`as_width`), and one such input per
