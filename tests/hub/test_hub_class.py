@@ -156,7 +156,9 @@ def test_a_second_hub_starts_beside_the_first_and_a_taken_port_stops_make_hub(hu
             pwd.getpwnam(third.instructor)  # nothing was made
         shutil.rmtree(third.folder, ignore_errors=True)
     assert not second.stopped, f"left behind after Ctrl-C: {second.stopped}"
-    assert "Removed" in second.cleaned, second.cleaned
+    accounts = ", ".join((second.instructor, second.assistant, *second.students))
+    assert f"Removed the accounts {accounts} (their homes and processes)" in second.cleaned, second.cleaned
+    assert f"rm -rf {second.settings['env']}" in second.cleaned.split("\nLeft:\n")[1], second.cleaned
     for account in (second.instructor, second.assistant, *second.students):
         with pytest.raises(KeyError):
             pwd.getpwnam(account)
