@@ -98,20 +98,20 @@ def add_group(name, record):
 
 
 def add_account(name, group, record):
-    """A Linux account in `group` with a private home (0700): a new account gets a new random password, which is
-    returned; an account that was there is only added to the group (None: its password stays)."""
+    """A Linux account in `group` with a private home (0700) and a new random password, which is returned; an account
+    that was there before the set-up is only added to the group (None: its password stays)."""
     try:
         pwd.getpwnam(name)
     except KeyError:
         run("useradd", "--create-home", "--shell", "/bin/bash", "--groups", group, name)
         record.add("accounts", name)
-        os.chmod(pwd.getpwnam(name).pw_dir, 0o700)
-        password = secrets.token_urlsafe(12)
-        run("chpasswd", input=f"{name}:{password}\n", text=True)
-        return password
-    run("usermod", "--append", "--groups", group, name)
     os.chmod(pwd.getpwnam(name).pw_dir, 0o700)
-    return None
+    if name not in record.made["accounts"]:
+        run("usermod", "--append", "--groups", group, name)
+        return None
+    password = secrets.token_urlsafe(12)  # again at each run of the set-up, for the accounts it made
+    run("chpasswd", input=f"{name}:{password}\n", text=True)
+    return password
 
 
 def as_user(name, found, *command, cwd, umask=-1):

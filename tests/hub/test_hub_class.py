@@ -13,7 +13,8 @@ collects the rest with the server's times; autograde); the teaching assistant, i
 everyone again and releases the feedback; each student fetches and opens their feedback. Every mode of
 INSTRUCTORS.md's permission table is checked, each student's account is refused every private path, and a search of
 everything a student can read finds no solution, hidden test or quiz key. Last, a second `make hub` starts beside
-the first on other ports, one on the first's port stops saying so, and `make hub-clean` leaves nothing behind.
+the first on other ports, one on the first's port stops saying so, and `make hub-clean` leaves nothing behind,
+saying which accounts it removed and what it left (tests/hub/test_hub_routes.py: the fresh-server route).
 
 Screenshots: build/hub-screenshots/. The shared environment is built once at /opt/sqrt-dk/venv (`make hub-env`, about
 800 MB) and reused while the pins stay the same. Skipped with a reason where the machine does not allow it (not root,

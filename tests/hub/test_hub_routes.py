@@ -3,6 +3,7 @@ names of this run: `make hub-class` (step 5), the hub's start command (step 8) o
 after set-up by hand (`useradd`) and by `make hub-student`, each private from the moment the account exists, and
 `make hub-clean`, the tear-down of both routes, which removes what the route made and names what it left.
 tests/hub/test_hub_class.py does the same for `make hub`'s route."""
+import grp
 import json
 import os
 import pwd
@@ -35,10 +36,14 @@ def start_on(route, port):
 
 def test_the_fresh_server_route_stops_on_a_taken_port_keeps_late_students_private_and_comes_down(route):
     teacher, student = route.instructor, route.students[0]
-    by_hand, added = f"{route.env['SQDK_DEMO']}-hand", f"{route.env['SQDK_DEMO']}-late"
-    route.late = [by_hand, added]
-    made = make("hub-class", f"INSTRUCTORS={teacher}", f"STUDENTS={student}", env=route.env, timeout=600)
+    prefix = route.env["SQDK_DEMO"]
+    there, by_hand, added = f"{prefix}-there", f"{prefix}-hand", f"{prefix}-late"
+    route.late = [there, by_hand, added]
+    subprocess.run(["useradd", "--create-home", there], check=True)  # an account the set-up finds, and keeps
+    made = make("hub-class", f"INSTRUCTORS={teacher}", f"STUDENTS={student} {there}", env=route.env, timeout=600)
     assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    assert f"{there:<14} (an account already: its password is unchanged)" in made.stdout, made.stdout
+    assert there in grp.getgrnam(route.settings["students"]).gr_mem
     assert ["HOME_MODE", "0700"] in [line.split() for line in Path("/etc/login.defs").read_text().splitlines()]
     assert {pwd.getpwnam(teacher).pw_name, pwd.getpwnam(student).pw_name} == {teacher, student}
     exchange = Path(route.settings["exchange"])
@@ -74,13 +79,14 @@ def test_the_fresh_server_route_stops_on_a_taken_port_keeps_late_students_privat
     assert cleaned.returncode == 0, out + cleaned.stderr
     removed, left = out.split("\nLeft:\n")
     assert f"Removed the accounts {teacher}, {student}, {added} (their homes and processes)" in removed, out
-    assert by_hand not in removed and f"the account {by_hand}, which the set-up did not make: userdel --remove " \
-        f"{by_hand}" in left, out
+    for kept in (there, by_hand):
+        assert kept not in removed and f"the account {kept}, which the set-up did not make: userdel --remove " \
+            f"{kept}" in left, out
+        assert pwd.getpwnam(kept), "an account the set-up did not make is left, as the tear-down says"
     assert f"rm -rf {route.settings['env']}" in left and "HOME_MODE 0700 in /etc/login.defs" in left, out
     for name in (teacher, student, added):
         with pytest.raises(KeyError):
             pwd.getpwnam(name)
-    assert pwd.getpwnam(by_hand), "an account the set-up did not make is left, as the tear-down says"
     for key in ("course", "exchange", "state"):
         assert not Path(route.settings[key]).exists(), f"make hub-clean left {route.settings[key]}"
     again = make("hub-clean", env=route.env).stdout
