@@ -265,7 +265,7 @@ HUB_PACKAGE = $(shell find attention_lesson classroom pyproject.toml -name __pyc
 HUB_PROXY := deploy/jupyterhub/node_modules/.bin/configurable-http-proxy
 HUB_PORT ?= 8000
 
-.PHONY: hub-env hub hub-clean
+.PHONY: hub-env hub hub-class hub-student hub-clean
 
 hub-env:
 	@test "$$(id -u)" = 0 || { echo "make hub-env writes $(HUB_ENV): run it as root"; exit 1; }
@@ -299,5 +299,23 @@ hub: hub-env $(HUB_PROXY)
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/python deploy/jupyterhub/hub_class.py demo
 	SQDK_ENV=$(HUB_ENV) SQDK_PORT=$(HUB_PORT) $(HUB_ENV)/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
 
+# The class of the fresh-server route (INSTRUCTORS.md, step 5): groups, accounts with private homes (new passwords
+# printed), the course directory, the exchange and the hub's state folder, each recorded; students added later by
+# make hub-student (a home made by plain useradd is private too: HOME_MODE 0700 in /etc/login.defs).
+INSTRUCTORS ?=
+STUDENTS ?=
+STUDENT ?=
+hub-class:
+	@test -n "$(INSTRUCTORS)" || { echo 'make hub-class INSTRUCTORS="teacher [ta ...]" STUDENTS="alice bob ..."'; exit 1; }
+	SQDK_ENV=$(HUB_ENV) $(HUB_ENV)/bin/python deploy/jupyterhub/hub_class.py class --instructors $(INSTRUCTORS) \
+	  --students $(STUDENTS)
+
+hub-student:
+	@test -n "$(STUDENT)" || { echo 'make hub-student STUDENT="carol [dan ...]"'; exit 1; }
+	SQDK_ENV=$(HUB_ENV) $(HUB_PYTHON) deploy/jupyterhub/hub_class.py student $(STUDENT)
+
+# The one tear-down of both routes: removes what make hub, make hub-class and make hub-student made (accounts, their
+# homes and processes, groups, folders), and names what it leaves (accounts it did not make, the shared environment,
+# the clone, /etc/login.defs' HOME_MODE) with the command that removes each.
 hub-clean:
 	SQDK_ENV=$(HUB_ENV) $(HUB_PYTHON) deploy/jupyterhub/hub_class.py clean

@@ -70,6 +70,7 @@ class Hub:
         accounts = settings.demo_accounts(self.settings)
         (self.instructor, self.assistant), self.students = accounts["instructors"], accounts["students"]
         self.passwords, self.proc, self.url, self.stopped = {}, None, self.settings["url"], []
+        self.late = []  # accounts a test adds after set-up (removed at the end whoever made them)
         self.log_path = self.folder / "make-hub.log"
 
     def __enter__(self):
@@ -136,6 +137,6 @@ class Hub:
             self.log.close()
         cleaned = make("hub-clean", env=self.env)
         self.cleaned = cleaned.stdout + cleaned.stderr
-        hub_class = deploy_module("hub_class")
-        hub_class.remove_class(self.settings, [self.instructor, self.assistant, *self.students])  # if clean failed
+        deploy_module("hub_teardown").remove_class(self.settings, [self.instructor, self.assistant, *self.students,
+                                                                   *self.late])  # if clean failed
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -23,6 +23,7 @@ import stat
 import sys
 
 MODE = 0o1777  # rwx for everyone (nbgrader's 0777) plus the sticky bit
+CLOSED = 0o755  # the hub's: only root makes a course's folder (classroom/plugins/exchange_root.py)
 # nbgrader's modes (release_assignment, release_feedback): without and with CourseDirectory.groupshared.
 COURSE_FOLDERS = {"": (0o755, 0o2775), "outbound": (0o755, 0o2775), "inbound": (0o3733, 0o3773),
                   "feedback": (0o711, 0o2771)}
@@ -45,15 +46,15 @@ def exchange_root():
     return course_settings()[0]
 
 
-def make_exchange(root):
-    """Create `root` with MODE, or give it MODE; return a message for a human when that needs another account."""
+def make_exchange(root, mode=MODE):
+    """Create `root` with `mode`, or give it `mode`; return a message for a human when that needs another account."""
     try:
         os.makedirs(root, exist_ok=True)
-        if stat.S_IMODE(os.stat(root).st_mode) != MODE:
-            os.chmod(root, MODE)
+        if stat.S_IMODE(os.stat(root).st_mode) != mode:
+            os.chmod(root, mode)
     except PermissionError:
         quoted = shlex.quote(root)
-        command = (f"sudo chmod 1777 {quoted}" if os.path.isdir(root) else f"sudo install -d -m 1777 {quoted}")
+        command = (f"sudo chmod {mode:o} {quoted}" if os.path.isdir(root) else f"sudo install -d -m {mode:o} {quoted}")
         return (f"The exchange {root} needs an administrator to create it (or to set its permissions). Run:\n"
                 f"    {command}\nor set c.Exchange.root in nbgrader_config.py to a folder you may create.")
     return None

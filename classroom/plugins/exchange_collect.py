@@ -23,7 +23,7 @@ and changes this:
   - the copy is writable by the instructor alone (and the instructors' group when group-shared), whatever the umask;
   - one hand-in never stops the others: a folder that cannot be taken (another's name, an id that is not plain, not
     a folder, unreadable) is refused with an error naming it and the reason, the others are collected, and collect
-    ends with a summary and a non-zero exit status (the formgrader's Collect shows it as an error).
+    ends saying the class is collected but for those, with a non-zero exit status (and in the formgrader's window).
 """
 import datetime
 import glob
@@ -31,7 +31,6 @@ import os
 import shutil
 import stat
 
-from nbgrader.exchange import ExchangeError
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.utils import check_mode, parse_utc
 from traitlets import Dict, Float, Integer, Unicode
@@ -230,7 +229,8 @@ class SafeCollect(ExchangeCollect):
                 f"{folder!r}: {why}" for folder, why in failed]
             self.log.error("Refused %d hand-ins of %r (not collected):\n  %s", len(lines), assignment,
                            "\n  ".join(lines))
-            raise ExchangeError(f"{len(lines)} hand-ins of {assignment!r} were refused (see above)")
+            self.fail(f"The class is collected but for the hand-ins refused above: collected {len(collected)} of "
+                      f"{assignment!r}, refused {len(lines)} (not collected; the exit status says so)")
 
 
 def _from_gradebook(coursedir):

@@ -1,13 +1,18 @@
 """The accounts, groups, course directory and exchange of a class on JupyterHub (run as root; stdlib only).
 
     python hub_class.py check-node  # make hub: the Node.js the proxy needs (package.json's engines), or stop
-    python hub_class.py demo        # make hub: groups, two instructors and two students (passwords printed), course,
-                                    # exchange; stops first if the hub's port is taken
-    python hub_class.py clean       # make hub-clean: remove what `demo` made (accounts, homes, groups, course,
-                                    # exchange)
+    python hub_class.py class --instructors T [TA] --students S ...
+                                    # make hub-class: groups, accounts (new passwords printed), course, exchange and
+                                    # the hub's state folder; new homes private from then on (/etc/login.defs)
+    python hub_class.py student S ...  # make hub-student: a student added later, as `class` adds them
+    python hub_class.py demo        # make hub: `class` with two instructors and two students of SQDK_DEMO's names;
+                                    # stops first if the hub's port is taken
+    python hub_class.py clean       # make hub-clean: remove what `class`, `student` and `demo` made (their record in
+                                    # the state folder), and say what is left and how to remove it
 
-tests/hub/test_hub_class.py runs `make hub` and `make hub-clean` with names of its own (SQDK_DEMO, SQDK_COURSE, ...).
-Every permission set here is explained in INSTRUCTORS.md, "Every permission, and why".
+tests/hub/test_hub_class.py runs `make hub`, `make hub-class`, `make hub-student` and `make hub-clean` with names of
+its own (SQDK_DEMO, SQDK_COURSE, ...). Every permission set here is explained in INSTRUCTORS.md, "Every permission,
+and why".
 """
 import argparse
 import grp
@@ -18,20 +23,18 @@ import pwd
 import re
 import secrets
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from hub_settings import course_id, demo_accounts, settings  # noqa: E402
+from hub_settings import course_id, demo_accounts, port_refused, settings  # noqa: E402
+from hub_teardown import HOME_MODE, LOGIN_DEFS, Record, clean  # noqa: E402
 
 REPO = HERE.parents[1]
 COURSE_FILES = ("nbgrader_config.py", "source", "release")  # what the course directory starts with
 ASSIGNMENT = "score_gradient"
-ACCOUNTS = "demo-accounts.txt"  # in the state folder: what `clean` removes
 INSTRUCTORS_UMASK = 0o002  # as the instructors' servers run (etc/jupyter/jupyter_server_config.py)
 
 
@@ -64,32 +67,49 @@ def check_node(node="node"):
             "NodeSource's nodejs, which brings npm), then run `make hub` again. INSTRUCTORS.md, step 1.")
 
 
-def port_taken(ip, port):
-    """True if something listens on ip:port already (another hub, say)."""
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the proxy binds: TIME_WAIT does not count
-        try:
-            probe.bind((ip, int(port)))
-        except OSError:
-            return True
-    return False
+def private_new_homes(path=LOGIN_DEFS):
+    """Make useradd give every new home 0700 (HOME_MODE in login.defs, which useradd and newusers read; Debian's
+    adduser reads DIR_MODE in /etc/adduser.conf, 0700 by default): an account added by hand later is private from
+    the moment it exists. True if the file was changed."""
+    lines = path.read_text().splitlines() if path.exists() else []
+    if HOME_MODE.split() in [line.split() for line in lines]:
+        return False
+    lines = [f"#{line}" if line.split()[:1] == ["HOME_MODE"] else line for line in lines]
+    path.write_text("\n".join(lines + ["# sqrt-dk (deploy/jupyterhub/hub_class.py): every new home is private",
+                                       HOME_MODE]) + "\n")
+    return True
 
 
-def add_group(name):
+def make_folder(path, record):
+    """mkdir -p `path`, recording the outermost folder it made."""
+    path = Path(path)
+    missing = [folder for folder in (path, *path.parents) if not folder.exists()]
+    path.mkdir(parents=True, exist_ok=True)
+    if missing:
+        record.add("folders", str(missing[-1]))
+
+
+def add_group(name, record):
     try:
         grp.getgrnam(name)
     except KeyError:
         run("groupadd", name)
+        record.add("groups", name)
 
 
-def add_account(name, group):
-    """A Linux account in `group` with a private home (0700) and a new random password, which is returned."""
+def add_account(name, group, record):
+    """A Linux account in `group` with a private home (0700) and a new random password, which is returned; an account
+    that was there before the set-up is only added to the group (None: its password stays)."""
     try:
         pwd.getpwnam(name)
     except KeyError:
         run("useradd", "--create-home", "--shell", "/bin/bash", "--groups", group, name)
+        record.add("accounts", name)
     os.chmod(pwd.getpwnam(name).pw_dir, 0o700)
-    password = secrets.token_urlsafe(12)
+    if name not in record.made["accounts"]:
+        run("usermod", "--append", "--groups", group, name)
+        return None
+    password = secrets.token_urlsafe(12)  # again at each run of the set-up, for the accounts it made
     run("chpasswd", input=f"{name}:{password}\n", text=True)
     return password
 
@@ -112,13 +132,15 @@ def _tool(name):
     return module
 
 
-def make_course(found, owner):
+def make_course(found, owner, record):
     """The course directory (group: instructors, 2770, nobody else may enter) with this repository's course files
     (folders 2775, files 0664 inside, as the instructors' umask makes them),
-    owned by the instructor `owner`, who generates the assignment into the gradebook; and the exchange (1777) with
-    the course's folder in it, `owner`'s, group-shared with the instructors (tools/make_exchange.py)."""
+    owned by the instructor `owner`, who generates the assignment into the gradebook; and the exchange (root's,
+    0755: nobody else makes anything in it) with the course's folder in it, `owner`'s, group-shared with the
+    instructors (tools/make_exchange.py)."""
     course = Path(found["course"])
-    course.mkdir(parents=True, exist_ok=True)
+    make_folder(course, record)
+    make_folder(found["exchange"], record)
     for name in COURSE_FILES:
         if (REPO / name).is_dir():
             shutil.copytree(REPO / name, course / name, dirs_exist_ok=True,
@@ -136,7 +158,7 @@ def make_course(found, owner):
     os.chown(course, 0, gid)  # the folder itself stays root's, and lets nobody else in
     os.chmod(course, 0o2770)
     exchange = _tool("make_exchange")
-    for refused in (exchange.make_exchange(found["exchange"]),
+    for refused in (exchange.make_exchange(found["exchange"], exchange.CLOSED),
                     exchange.make_course_folder(found["exchange"], course_id(course), uid, gid, groupshared=True)):
         if refused:
             raise RuntimeError(refused)
@@ -156,67 +178,49 @@ def close_clone():
         print(f"{REPO} holds the solutions and hidden tests: only its owner may enter it now (chmod go-rwx).")
 
 
-def end_processes(name):
-    """SIGKILL every process of the account `name` (a class's account has none left when it is removed)."""
-    uid = pwd.getpwnam(name).pw_uid
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and entry.stat().st_uid == uid:
-                os.kill(int(entry.name), signal.SIGKILL)
-        except (FileNotFoundError, ProcessLookupError):
-            continue
+def make_class(found, instructors, students):
+    """The class: its state folder (root only), groups, accounts, course and exchange, and private new homes from now
+    on; everything made is recorded for `clean`. Returns {account: (role, new password or None)}."""
+    close_clone()
+    record = Record(found)
+    make_folder(found["state"], record)
+    os.chmod(found["state"], 0o700)
+    if private_new_homes():
+        print(f"{LOGIN_DEFS}: {HOME_MODE.expandtabs(1)}, so that every home useradd makes from now on is private.")
+    passwords = {}
+    for key, names in (("instructors", instructors), ("students", students)):
+        add_group(found[key], record)
+        for name in names:
+            passwords[name] = (key[:-1], add_account(name, found[key], record))
+    make_course(found, instructors[0], record)
+    return passwords
 
 
-def remove_account(name):
-    try:
-        pwd.getpwnam(name)
-    except KeyError:
-        return
-    end_processes(name)
-    subprocess.run(["userdel", "--remove", name], capture_output=True)  # mail spool may be missing: not an error
+def add_students(found, names):
+    """Students added after set-up, as the set-up adds them (recorded, private home, a new password)."""
+    if not Path(found["state"]).is_dir():
+        sys.exit(f"No class here ({found['state']} is missing): make hub-class first")
+    record = Record(found)
+    private_new_homes()
+    return {name: ("student", add_account(name, found["students"], record)) for name in names}
 
 
-def remove_group(name):
-    subprocess.run(["groupdel", name], capture_output=True)
-
-
-def remove_class(found, accounts):
-    for name in accounts:
-        remove_account(name)
-    for group in (found["instructors"], found["students"]):
-        remove_group(group)
-    for folder in (found["course"], found["exchange"], found["state"]):
-        shutil.rmtree(folder, ignore_errors=True)
+def show(passwords):
+    for name, (kind, password) in passwords.items():
+        print(f"    {kind:<10} {name:<14} " + (f"password {password}" if password else
+                                                  "(an account already: its password is unchanged)"))
 
 
 def demo(found):
-    if port_taken(found["ip"], found["port"]):
-        sys.exit(f"Port {found['port']} on {found['ip']} is taken (another hub?): nothing was made. Stop what "
-                 "listens there, or choose another port: make hub HUB_PORT=8123")
-    close_clone()
-    state = Path(found["state"])
-    state.mkdir(parents=True, exist_ok=True)
-    os.chmod(state, 0o700)
+    refused = port_refused(found, "nothing was made")
+    if refused:
+        sys.exit(refused)
     accounts = demo_accounts(found)
-    (state / ACCOUNTS).write_text("\n".join(n for group in accounts.values() for n in group) + "\n")
-    passwords = {}
-    for key, names in accounts.items():
-        add_group(found[key])
-        for name in names:
-            passwords[name] = (key[:-1], add_account(name, found[key]))
-    make_course(found, accounts["instructors"][0])
+    passwords = make_class(found, accounts["instructors"], accounts["students"])
     print(f"\nThe class's JupyterHub: {found['url']}/  (log in with one of these; Ctrl-C stops the hub)")
-    for name, (kind, password) in passwords.items():
-        print(f"    {kind:<10} {name:<14} password {password}")
+    show(passwords)
     print("Afterwards, `make hub-clean` removes these accounts, their homes, the groups, course and exchange.\n",
           flush=True)
-
-
-def clean(found):
-    listed = Path(found["state"]) / ACCOUNTS
-    names = listed.read_text().split() if listed.exists() else [n for g in demo_accounts(found).values() for n in g]
-    remove_class(found, names)
-    print(f"Removed {', '.join(names)}, the groups, {found['course']}, {found['exchange']} and {found['state']}.")
 
 
 def node():
@@ -225,14 +229,32 @@ def node():
         sys.exit(refused)
 
 
-if __name__ == "__main__":
+def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("check-node", "demo", "clean"), help="check-node: the Node.js the proxy "
-                        "needs (make hub, first); demo: make the class (make hub); clean: remove it (make hub-clean)")
-    step = parser.parse_args().step
-    if step == "check-node":
-        node()
-    elif os.geteuid() != 0:
+    steps = parser.add_subparsers(dest="step", required=True)
+    steps.add_parser("check-node", help="the Node.js the proxy needs (make hub, first)")
+    made = steps.add_parser("class", help="make the class: groups, accounts, course, exchange (make hub-class)")
+    made.add_argument("--instructors", nargs="+", required=True, help="the first owns the course")
+    made.add_argument("--students", nargs="*", default=[])
+    steps.add_parser("student", help="add students later (make hub-student)").add_argument("names", nargs="+")
+    steps.add_parser("demo", help="make the demo class (make hub)")
+    steps.add_parser("clean", help="remove what the set-up made, say what is left (make hub-clean)")
+    args = parser.parse_args()
+    if args.step == "check-node":
+        return node()
+    if os.geteuid() != 0:
         sys.exit("hub_class.py creates and removes Linux accounts: run it as root (sudo make hub)")
+    found = settings()
+    if args.step == "class":
+        show(make_class(found, args.instructors, args.students))
+        print("Start the hub (INSTRUCTORS.md, step 8); `make hub-clean` removes what was made.", flush=True)
+    elif args.step == "student":
+        show(add_students(found, args.names))
+    elif args.step == "demo":
+        demo(found)
     else:
-        {"demo": demo, "clean": clean}[step](settings())
+        print(clean(found, REPO))
+
+
+if __name__ == "__main__":
+    main()

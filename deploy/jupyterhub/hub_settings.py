@@ -6,11 +6,12 @@ own groups, course and exchange). INSTRUCTORS.md, "A class on JupyterHub", expla
 import grp
 import os
 import pwd
+import socket
 
 DEFAULTS = {
     "env": "/opt/sqrt-dk/venv",          # the shared Python environment (make hub-env), read-only for everyone
     "course": "/srv/sqrt-dk/course",     # the nbgrader course directory: instructors' group only
-    "exchange": "/srv/sqrt-dk/exchange",  # nbgrader's exchange: 1777, nbgrader sets the modes below it
+    "exchange": "/srv/sqrt-dk/exchange",  # nbgrader's exchange: root's, 0755; the course's folder is made in it
     "state": "/srv/sqrt-dk/hub",         # JupyterHub's database, cookie secret and the demo's account list: root only
     "instructors": "sqrt-dk-instructors",  # Linux group of the instructors
     "students": "sqrt-dk-students",      # Linux group of the students
@@ -62,3 +63,22 @@ def role(user, found):
     if user in members(found["students"]):
         return "student"
     return None
+
+
+def port_taken(ip, port):
+    """True if something listens on ip:port already (another hub, say)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the proxy binds: TIME_WAIT does not count
+        try:
+            probe.bind((ip, int(port)))
+        except OSError:
+            return True
+    return False
+
+
+def port_refused(found, what):
+    """The sentence both routes stop with when the proxy's port is taken (`what`: what was not done), else None."""
+    if not port_taken(found["ip"], found["port"]):
+        return None
+    return (f"Port {found['port']} on {found['ip']} is taken (another hub?): {what}. Stop what listens there, or "
+            "choose another port: make hub HUB_PORT=8123, or SQDK_PORT=8123 before jupyterhub")

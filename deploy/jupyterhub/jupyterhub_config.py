@@ -15,10 +15,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from hub_settings import LESSONS, STUDENT_CONFIG, course_id, members, role, settings  # noqa: E402
+from hub_settings import LESSONS, STUDENT_CONFIG, course_id, members, port_refused, role, settings  # noqa: E402
 
 c = get_config()  # noqa: F821 (provided by JupyterHub when it reads this file)
 S = settings()
+# A proxy on a taken port dies while JupyterHub says it is running: stop first, with the sentence `make hub` gives.
+if port_refused(S, "JupyterHub was not started"):
+    sys.exit(port_refused(S, "JupyterHub was not started"))
 ENV = Path(S["env"])
 
 
@@ -30,7 +33,7 @@ def free_port(ip="127.0.0.1"):
         return probe.getsockname()[1]
 
 
-# The proxy listens on SQDK_IP:SQDK_PORT (hub_class.py has checked it is free); every user's server gets an origin of
+# The proxy listens on SQDK_IP:SQDK_PORT (checked free above); every user's server gets an origin of
 # its own below SQDK_URL (http://<user>.localhost:8000 by default; on a real server a wildcard DNS name and
 # certificate), so that one user's pages can never act inside another's (etc/jupyter/jupyter_server_config.py relies
 # on it). The hub's API and the proxy's API listen on free ports of 127.0.0.1, chosen at each start.

@@ -44,6 +44,7 @@ attempt("make a folder in the course's folder", lambda: os.mkdir(os.path.join(co
 attempt("release a fake assignment", lambda: os.mkdir(os.path.join(course, "outbound", "fake")))
 attempt("put a feedback page", lambda: open(os.path.join(course, "feedback", "x.html"), "x").close())
 attempt("rename the course's folder", lambda: os.rename(course, course + "-moved"))
+attempt("make a folder for another course id", lambda: os.mkdir(os.path.join(os.path.dirname(course), "other-id")))
 print(json.dumps(seen))
 """
 

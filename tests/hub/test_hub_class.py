@@ -13,7 +13,8 @@ collects the rest with the server's times; autograde); the teaching assistant, i
 everyone again and releases the feedback; each student fetches and opens their feedback. Every mode of
 INSTRUCTORS.md's permission table is checked, each student's account is refused every private path, and a search of
 everything a student can read finds no solution, hidden test or quiz key. Last, a second `make hub` starts beside
-the first on other ports, one on the first's port stops saying so, and `make hub-clean` leaves nothing behind.
+the first on other ports, one on the first's port stops saying so, and `make hub-clean` leaves nothing behind,
+saying which accounts it removed and what it left (tests/hub/test_hub_routes.py: the fresh-server route).
 
 Screenshots: build/hub-screenshots/. The shared environment is built once at /opt/sqrt-dk/venv (`make hub-env`, about
 800 MB) and reused while the pins stay the same. Skipped with a reason where the machine does not allow it (not root,
@@ -156,7 +157,9 @@ def test_a_second_hub_starts_beside_the_first_and_a_taken_port_stops_make_hub(hu
             pwd.getpwnam(third.instructor)  # nothing was made
         shutil.rmtree(third.folder, ignore_errors=True)
     assert not second.stopped, f"left behind after Ctrl-C: {second.stopped}"
-    assert "Removed" in second.cleaned, second.cleaned
+    accounts = ", ".join((second.instructor, second.assistant, *second.students))
+    assert f"Removed the accounts {accounts} (their homes and processes)" in second.cleaned, second.cleaned
+    assert f"rm -rf {second.settings['env']}" in second.cleaned.split("\nLeft:\n")[1], second.cleaned
     for account in (second.instructor, second.assistant, *second.students):
         with pytest.raises(KeyError):
             pwd.getpwnam(account)

@@ -11,6 +11,7 @@ from coursekit.hub import DEPLOY, deploy_module
 from coursekit.repository import ROOT
 
 hub_class = deploy_module("hub_class")
+hub_settings = deploy_module("hub_settings")
 
 
 def version(text):
@@ -83,8 +84,21 @@ def test_a_taken_port_is_seen_and_a_free_one_is_not():
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         port = listener.getsockname()[1]
-        assert hub_class.port_taken("127.0.0.1", port)
-    assert not hub_class.port_taken("127.0.0.1", port)
+        assert hub_settings.port_taken("127.0.0.1", port)
+        refused = hub_settings.port_refused({"ip": "127.0.0.1", "port": str(port)}, "nothing was made")
+        assert refused.startswith(f"Port {port} on 127.0.0.1 is taken (another hub?): nothing was made. "), refused
+    assert not hub_settings.port_taken("127.0.0.1", port)
+    assert hub_settings.port_refused({"ip": "127.0.0.1", "port": str(port)}, "nothing was made") is None
+
+
+def test_new_homes_are_made_private_once_and_other_home_modes_are_set_aside(tmp_path):
+    defs = tmp_path / "login.defs"
+    defs.write_text("UMASK\t\t022\n#HOME_MODE\t0700\nHOME_MODE 0755\n")
+    assert hub_class.private_new_homes(defs) is True
+    lines = defs.read_text().splitlines()
+    assert [line.split() for line in lines if line.startswith("HOME_MODE")] == [["HOME_MODE", "0700"]], lines
+    assert "UMASK\t\t022" in lines and "#HOME_MODE 0755" in lines
+    assert hub_class.private_new_homes(defs) is False and defs.read_text().splitlines() == lines
 
 
 def test_every_page_that_points_to_the_kubernetes_folder_says_it_is_not_tested():

@@ -130,6 +130,9 @@ def test_collect_takes_every_honest_hand_in_and_ends_non_zero_naming_each_refusa
     bob = submitted(collected, "bob")
     assert json.loads((bob / f"{ASSIGNMENT}.ipynb").read_text())["cells"]
     assert "Collected 3 of 'score_gradient'" in collected["log"]
+    ending = summary.split("(not collected)", 1)[1]  # after the refusals: what the instructor reads last
+    assert "The class is collected but for the hand-ins refused above: collected 3 of 'score_gradient', refused 5" \
+        in ending, ending[-1000:]
 
 
 def test_a_hand_in_under_another_students_name_is_refused_by_name(collected):

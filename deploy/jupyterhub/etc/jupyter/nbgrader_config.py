@@ -14,8 +14,14 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 if os.environ.get("SQDK_COURSE_ID"):
     c.CourseDirectory.course_id = os.environ["SQDK_COURSE_ID"]
 c.Exchange.root = os.environ.get("SQDK_EXCHANGE", "/srv/sqrt-dk/exchange")
-# A hand-in that only its owner may change, readable by the instructors' group (classroom/plugins/exchange_submit.py)
-c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
+# A hand-in that only its owner may change, readable by the instructors' group (classroom/plugins/exchange_submit.py);
+# the exchange's root is root's, 0755, and a student's commands need only the course's folder in it, which the set-up
+# made (classroom/plugins/exchange_root.py): no student can make a folder for another course id
+PLUGINS = "classroom.plugins.exchange_root"
+c.ExchangeFactory.submit = f"{PLUGINS}.ClosedRootSubmit"
+c.ExchangeFactory.fetch_assignment = f"{PLUGINS}.ClosedRootFetch"
+c.ExchangeFactory.fetch_feedback = f"{PLUGINS}.ClosedRootFetchFeedback"
+c.ExchangeFactory.list = f"{PLUGINS}.ClosedRootList"
 if os.environ.get("SQDK_COURSE"):
     c.CourseDirectory.root = os.environ["SQDK_COURSE"]
     # the instructors share the course and the exchange's course folder: what nbgrader makes is group-writable,
