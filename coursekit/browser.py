@@ -39,7 +39,7 @@ class Server:
     context manager: leaving it stops the server's whole process group.
     """
 
-    def __init__(self, kind, notebook=EXPLORER, extra_files=()):
+    def __init__(self, kind, notebook=EXPLORER, extra_files=(), lab_args=()):
         if kind not in ("lab", "voila"):
             raise ValueError(f"kind must be 'lab' or 'voila'; got {kind!r}")
         self.kind, self.port, self.token = kind, free_port(), "explorer-test-token"
@@ -51,6 +51,7 @@ class Server:
         for path in extra_files:
             shutil.copy(path, self.folder / Path(path).name)
         self.base = f"http://127.0.0.1:{self.port}"
+        self.lab_args = list(lab_args)  # more options for JupyterLab's command line
         self.proc = None
         self.log = self.scratch / "server.log"
 
@@ -59,7 +60,7 @@ class Server:
             return [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
                     f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={self.folder}",
                     "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                    "--ServerApp.open_browser=False", *ROOT_FLAG]
+                    "--ServerApp.open_browser=False", *ROOT_FLAG, *self.lab_args]
         return [sys.executable, "-m", "voila", str(self.folder), "--no-browser", "--Voila.ip=127.0.0.1",
                 f"--port={self.port}", f"--token={self.token}"]
 

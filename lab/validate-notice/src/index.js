@@ -138,4 +138,31 @@ const plugin = {
   }
 };
 
-export default plugin;
+// nbgrader's Assignments tab shows "(view feedback)" beside a hand-in whose feedback was fetched; the link runs the
+// file browser's go-to-path command on its folder, <assignment>/feedback/<timestamp> (the time of the hand-in, which
+// starts with its date), which moves a file browser that may not be in sight and opens nothing. After that command on
+// such a folder, this opens each feedback page in it (an .html file per notebook) in JupyterLab's HTML viewer.
+const FEEDBACK_FOLDER = /(^|\/)feedback\/\d{4}-\d{2}-\d{2}[^/]*\/?$/;
+
+const viewFeedback = {
+  id: 'attention-lesson-validate-notice:view-feedback',
+  description: "Opens the feedback pages when nbgrader's (view feedback) is clicked.",
+  autoStart: true,
+  activate: app => {
+    app.commands.commandExecuted.connect((_, executed) => {
+      const path = executed.args && executed.args.path;
+      if (executed.id !== 'filebrowser:go-to-path' || typeof path !== 'string' || !FEEDBACK_FOLDER.test(path)) {
+        return;
+      }
+      app.serviceManager.contents.get(path.replace(/\/$/, ''), { content: true }).then(folder => {
+        for (const item of folder.content || []) {
+          if (item.type === 'file' && item.name.endsWith('.html')) {
+            app.commands.execute('docmanager:open', { path: item.path, factory: 'HTML Viewer' });
+          }
+        }
+      }, () => undefined);  // a folder gone since the list was made: nothing to open
+    });
+  }
+};
+
+export default [plugin, viewFeedback];
