@@ -138,11 +138,12 @@ exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
-# grade_cells.py into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
+# grade_cells.py (of the course directory make runs in) into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
 # is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
 QUIZ_REPLACE ?=
+CHECKS_FILE = source/$(ASSIGNMENT)/grade_cells.py
 release: $(READY)
-	$(BIN)/python -m tools.write_grade_cells
+	$(if $(wildcard $(CHECKS_FILE)),$(BIN)/python -m tools.write_grade_cells source/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb)
 	$(CLASSROOM) release $(ASSIGNMENT) $(if $(filter yes,$(QUIZ_REPLACE)),--replace-quiz)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of

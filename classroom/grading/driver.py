@@ -6,8 +6,10 @@ whose recorded grading does not hold any more (classroom.grading.record): never 
 under another version of the assignment, left unfinished by a killed run, or no longer matching the gradebook.
 --force re-grades the selection anyway. Nothing outside the selection is read or written. A --student or --notebook
 that selects nothing stops the run, naming the nearest real one. What the instructor decided (classroom.decisions)
-is obeyed: a dropped student is never graded, an extension is this student's due date. Once the graded quiz is handed
-out, grading refuses a key other than the handed-out one (classroom.decisions.quiz_key).
+is obeyed: a dropped student is never graded, an extension is this student's due date. Grading refuses while the
+gradebook's checks are not source/'s (a restored backup, a check changed and not released:
+classroom.grading.source_match). Once the graded quiz is handed out, grading refuses a key other than the handed-out
+one (classroom.decisions.quiz_key).
 How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
 (classroom.grading.staging, which writes each notebook's result, classroom.grading.result), then committed
 (classroom.grading.commit): the gradebook in one transaction, then the autograded folder swapped in whole. A run
@@ -35,7 +37,7 @@ from ..bookkeeping.digest import digest
 from ..decisions import quiz_key
 from ..decisions import store as decisions
 from ..wording import did_you_mean
-from . import commit, design, pool, progress, record, result, staging
+from . import commit, design, pool, progress, record, result, source_match, staging
 
 TAG = "[classroom.autograde]"
 
@@ -194,6 +196,9 @@ def prepare(app, gb, assignment):
     collected = course.submitted(coursedir, assignment, "*")
     check_selection(coursedir, assignment, versions, collected, decisions.dropped(data))
     if collected:
+        other_checks = source_match.refusal(coursedir, gb, assignment)
+        if other_checks:
+            raise Refused(other_checks)
         refused_key = quiz_key.recorded_or_refused(coursedir, gb, assignment)
         if refused_key:
             raise Refused(refused_key)
