@@ -138,8 +138,9 @@ exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
-# grade_cells.py (of the course directory make runs in) into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
-# is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
+# grade_cells.py (of the course directory make runs in) into the notebook's grade cells; commit the result. Once the
+# graded quiz is handed out, a changed quiz is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in
+# knowingly and records its key.
 QUIZ_REPLACE ?=
 CHECKS_FILE = source/$(ASSIGNMENT)/grade_cells.py
 release: $(READY)
