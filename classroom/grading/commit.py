@@ -5,7 +5,8 @@ point leaves either the previous complete state or one the next run sees as unfi
      one database transaction (a new student's and a new submission's rows are made in it too, so no empty
      submission is ever left). Grading by hand (manual scores, extra credit, manual comments) is kept, unless the
      grading record shows that the work itself changed (classroom.grading.record.content_changed): then it is
-     cleared, and what was cleared is written into the notebook's result and returned for the run's summary. The
+     cleared, and what was cleared is written into the notebook's result and returned for the run's summary; a kept
+     manual score leaves its cell no longer waiting for grading by hand (a teaching assistant's --force). The
      late penalty is computed here, as nbgrader's AssignLatePenalties computes it, on the whole score the gradebook
      then holds (classroom.decisions.penalty), with the student's extension (classroom.decisions) mirrored into
      nbgrader's SubmittedAssignment.extension. If the assignment changed since the run planned this grading
@@ -180,6 +181,8 @@ def _write_gradebook(job, values, db_url):
                         if said:
                             cleared.setdefault(name, []).append(f"{grade.name}: {', '.join(said)}")
                         grade.manual_score = grade.extra_credit = None
+                    elif grade.manual_score is not None:  # graded by hand and kept: it asks for nothing more
+                        grade.needs_manual_grade = False
                 for comment in nb.comments:
                     comment.auto_comment = staged["comments"].get(comment.name)
                     if fresh:
