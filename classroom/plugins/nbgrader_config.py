@@ -18,6 +18,9 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 # reads them; classroom/plugins/nbgrader_seams.py puts that reading in place of nbgrader 0.9.5's, which takes -0500 for
 # -500 seconds).
 nbgrader_seams.read_due_dates_strictly()
+# Roster ids (`nbgrader db student add`, `nbgrader db student import`) are refused where they enter unless plain: ASCII
+# letters, digits, '_', '.' and '-', as collect requires (classroom/intake.py; the seam in nbgrader_seams.py).
+nbgrader_seams.check_roster_ids()
 
 PREPROCESSORS = "classroom.preprocessors"
 # Autograde: nbgrader's own pipeline, every student process in the sandbox. Each assignment is graded with the design

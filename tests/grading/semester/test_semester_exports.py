@@ -124,3 +124,24 @@ def test_a_forced_regrade_keeps_hand_grades_and_asks_for_none_again(place):
     assert term.gradebook(place)["alice"]["grades"][ASSIGNMENT, "derivation"] == kept
     waiting = term.gradebook(place)["erin"]["grades"][ASSIGNMENT, "derivation"]
     assert waiting[3] is True  # not graded by hand yet: still asks for it
+
+
+@pytest.mark.parametrize("student", ["zoë", "ann lee", "lee,ann"])
+def test_a_roster_id_that_is_not_plain_is_refused_where_it_enters(place, tmp_path, student):
+    before = set(term.gradebook(place)) | set(_roster(place))
+    added = course.nbgrader("db", "student", "add", student, cwd=place, check=False)
+    assert added.returncode == 1 and "nothing was changed: the student id" in added.stderr, added.stderr[-2000:]
+    assert "only ASCII letters, digits, '_', '.' and '-'" in added.stderr and repr(student) in added.stderr
+    roster = tmp_path / "students.csv"
+    write_csv(roster, [["id", "last_name"], ["frank", "Fox"], [student, "Lee"]])
+    imported = course.nbgrader("db", "student", "import", str(roster), cwd=place, check=False)
+    assert imported.returncode == 1 and repr(student) in imported.stderr, imported.stderr[-2000:]
+    assert set(_roster(place)) == before  # nobody was imported, frank neither
+    write_csv(roster, [["id", "last_name"], ["frank", "Fox"]])
+    assert course.nbgrader("db", "student", "import", str(roster), cwd=place).returncode == 0
+    assert "frank" in _roster(place)
+
+
+def _roster(place):
+    with course.gradebook(place) as gb:
+        return [student.id for student in gb.students]
