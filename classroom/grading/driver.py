@@ -206,29 +206,36 @@ def prepare(app, gb, assignment):
 
 
 def totals(gb, assignment, students):
-    """{student: their total score of `assignment` in the gradebook (None: no submission)}."""
+    """{student: (total score of `assignment` in the gradebook, seconds late, late penalty)}, None: no submission."""
     from nbgrader.api import MissingEntry
 
     found = {}
     for student in students:
         try:
-            found[student] = gb.find_submission(assignment, student).score
+            sub = gb.find_submission(assignment, student)
+            found[student] = (sub.score, sub.total_seconds_late or 0, sub.late_submission_penalty or 0)
         except MissingEntry:
             found[student] = None
     return found
 
 
-def score_changes(before, after):
-    """The lines that name every student whose total score this run changed, from what to what."""
+def score_changes(before, after, same_work=()):
+    """The lines that name every student whose total score this run changed, from what to what, and whose work this
+    run made late (`same_work`: the students whose graded work did not change, only when it was handed in)."""
     def shown(score):
         return "no score" if score is None else f"{score:g}"
 
-    changed = [(student, before[student], after.get(student)) for student in sorted(before)
-               if before[student] is not None and after.get(student) != before[student]]
-    if not changed:
-        return []
-    return [f"{len(changed)} {'score' if len(changed) == 1 else 'scores'} changed by this run (from the score "
-            "before it):"] + [f"  {student}: {shown(old)} -> {shown(new)}" for student, old, new in changed]
+    scores = {student: (found or (None,))[0] for student, found in after.items()}
+    changed = [(student, before[student][0], scores.get(student)) for student in sorted(before)
+               if before[student] is not None and scores.get(student) != before[student][0]]
+    late = [(student, *after[student][1:]) for student in sorted(before) if (after.get(student) or (0, 0))[1] > 0
+            and not (before[student] or (0, 0))[1]]
+    return ([f"{len(changed)} {'score' if len(changed) == 1 else 'scores'} changed by this run (from the score "
+             "before it):"] if changed else []) + [f"  {student}: {shown(old)} -> {shown(new)}"
+                                                   for student, old, new in changed] + [
+        f"{student}: late now, handed in {seconds / 3600:.2f} h after the due date (late penalty {fine:g} points)"
+        + (": handed in again with the same work, and the latest hand-in's time is the one graded" if student in
+           same_work else "") for student, seconds, fine in late]
 
 
 def run(app, assignment, wait, options):
@@ -255,7 +262,8 @@ def run(app, assignment, wait, options):
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             after = totals(gb, assignment, list(before))
-    for line in score_changes(before, after):
+    same_work = {job.student for job, _ in jobs if job.previous and not any(job.fresh.values())}
+    for line in score_changes(before, after, same_work):
         say(line)
     if changed:
         say(f"stopped: {changed}. The {done} submissions committed before that were graded with the assignment as it "

@@ -145,3 +145,14 @@ def test_a_roster_id_that_is_not_plain_is_refused_where_it_enters(place, tmp_pat
 def _roster(place):
     with course.gradebook(place) as gb:
         return [student.id for student in gb.students]
+
+
+def test_an_unchanged_re_submission_after_the_due_date_is_named_late_in_the_runs_summary(place):
+    folder = place / "submitted" / "alice" / ASSIGNMENT  # she clicks Submit again after the due date, same notebook
+    (folder / "timestamp.txt").write_text(term.stamp(term.DUE + term.datetime.timedelta(hours=2)))
+    run = course.make(place, "autograde")
+    assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
+    book = term.gradebook(place)["alice"]
+    assert book["late"] == 7200 and all(score == penalty for score, penalty in book["notebooks"].values())
+    late = [line for line in run.stderr.splitlines() if "alice: late now" in line]
+    assert len(late) == 1 and "2.00 h after the due date" in late[0] and "the same work" in late[0], run.stderr
