@@ -17,16 +17,20 @@ each notebook's result (classroom.grading.result, written when it was graded), t
   * a re-submission of changed work cleared grading by hand (the result names what was cleared);
   * grading by hand is unfinished: an answer (the written derivation) still waits for its grade in the gradebook,
     so its points count 0 in every export until it is graded (named by cell);
+  * a quiz handed in with other questions than the gradebook's (its quiz checks, `quiz_*`, put back or restored: a
+    variant handed out before the quiz was replaced);
   * its last grading changed a notebook's score (the result records from what to what: a check fixed and released,
     a re-submission, a restored gradebook graded again).
 
 A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
 """
+from ..decisions.quiz_key import PREFIX as QUIZ_PREFIX
 from ..grading import result as results
 from ..trusted import failures
 from .model import Reason
 
 UNFINISHED, RESCORED = "grading by hand unfinished", "score changed"  # kinds the report's command also lists
+OTHER_QUIZ = "other quiz variant"
 NOTHING = Reason("handed nothing in", "no submission was collected or graded: scored 0, as grades.csv has it")
 MESSAGE_CHARS = 600  # a grader-written message longer than this is cut in the report
 
@@ -78,6 +82,11 @@ def _graded(found, name, graded):
         words = failures.ATTENTION.get(kind)
         if words:
             found.add(words, message(text) or f"{name}: {kind}", where)
+    other_quiz = [g for g in graded.repairs.changed + graded.repairs.missing if g.startswith(QUIZ_PREFIX)]
+    if other_quiz:
+        found.add(OTHER_QUIZ, f"{name} was handed in with other quiz questions than the gradebook grades: a variant "
+                  "handed out before the quiz was replaced? Its answers were graded with the new variant's key; look "
+                  "at it and grade it by hand", ", ".join(other_quiz))
     for grade_id in graded.repairs.missing:
         found.add("grade cells missing", f"{name} lacked grade cells; the grader put them back", grade_id)
     for grade_id in graded.repairs.changed:

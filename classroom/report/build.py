@@ -4,13 +4,14 @@ directory. Reads the course (collect), then writes the PNG (figure), the CSV (sp
 import sys
 from pathlib import Path
 
-from .attention import RESCORED, UNFINISHED
+from .attention import OTHER_QUIZ, RESCORED, UNFINISHED
 from .read import ReportError, collect
 
 
 # Reasons the command's own output names by student, besides the page and the CSV: (kind, heading).
 SAID = ((UNFINISHED, "Grading by hand unfinished (these answers count 0 in grades.csv and are left "
          "out of `make lms-grades` until graded in the formgrader's Manual Grading):"),
+        (OTHER_QUIZ, "Quizzes of another variant than the gradebook grades (look at them, grade them by hand):"),
         (RESCORED, "Scores changed by their last grading (`make autograde`):"))
 
 
