@@ -110,9 +110,12 @@ def test_the_lms_holds_back_a_placeholder_0_until_it_is_graded_by_hand(tmp_path)
     folder.mkdir(parents=True)
     result.write(folder, result.Result("alice", "hw", "hw", result.UNREADABLE, "not a notebook", "hw.ipynb"))
     result.write(folder, result.Result("alice", "hw", "quiz", result.NOT_HANDED_IN, "not handed in"))
-    assert "hw.ipynb waits for a grade by hand (not a notebook)" in grades.held_back(coursedir, "hw", "alice", ["hw"])
-    assert grades.held_back(coursedir, "hw", "alice", []) is None  # graded by hand since: the gradebook's score
-    assert grades.held_back(coursedir, "hw", "alice", ["quiz"]) is None
+    assert "hw.ipynb waits for a grade by hand (not a notebook)" in grades.held_back(coursedir, "hw", "alice",
+                                                                                     {"hw": ["a"]})
+    assert grades.held_back(coursedir, "hw", "alice", {}) is None  # graded by hand since: the gradebook's score
+    # a cell that waits for its grade by hand (the written derivation) holds the score back too, named
+    assert "grading by hand is unfinished (quiz.ipynb derivation" in grades.held_back(coursedir, "hw", "alice",
+                                                                                      {"quiz": ["derivation"]})
 
 
 # ---- end to end: one class, every consumer against the gradebook -------------------------------------------------
