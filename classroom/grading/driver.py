@@ -132,7 +132,7 @@ def _report(job, staged, failed, shown):
                       "submitted/, grade by hand in the formgrader, or rename the right one and run this again)")
         elif found.status != result.GRADED:
             shown.say(f"{job.student}/{name}: scored 0: {found.why}")
-        other_quiz = [g for g in found.repairs.changed + found.repairs.missing if g.startswith(quiz_key.PREFIX)]
+        other_quiz = [g for g in found.repairs.earlier if g.startswith(quiz_key.PREFIX)]
         if other_quiz:
             shown.say(f"{job.student}/{name}: handed in with other quiz questions than the gradebook grades (the "
                       f"checks {', '.join(other_quiz)} were put back): a variant handed out before the quiz was "

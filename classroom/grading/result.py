@@ -72,6 +72,7 @@ class Repairs:
     missing: tuple = ()
     changed: tuple = ()
     stripped: int = 0
+    earlier: tuple = ()  # grade cells as an earlier release issued them (another version of the assignment)
 
     def __bool__(self):
         return bool(self.missing or self.changed or self.stripped)
@@ -108,7 +109,7 @@ class Result:
         fields = {key: data[key] for key in ("student", "assignment", "notebook", "status", "why", "handed_as")}
         return cls(**fields, notes=tuple(str(note) for note in data["notes"]),
                    repairs=Repairs(tuple(data["repairs"]["missing"]), tuple(data["repairs"]["changed"]),
-                                   int(data["repairs"]["stripped"])),
+                                   int(data["repairs"]["stripped"]), tuple(data["repairs"].get("earlier", ()))),
                    checks=tuple(CheckOutcome(**check) for check in data["checks"]),
                    cells=tuple(CellFailure(**failure) for failure in data["cells"]),
                    suspects=tuple(str(name) for name in data.get("suspects", ())),
@@ -209,5 +210,5 @@ def of_staged(job, staged, gb, name, recorded):
         checks = tuple(replace(check, kind=failures.NOT_GRADED, message=why) for check in checks)
     return Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
                   Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
-                          repairs.get("stripped", 0)), checks, cells_failed,
+                          repairs.get("stripped", 0), tuple(repairs.get("earlier", ()))), checks, cells_failed,
                   suspects=tuple(shown(f) for f in suspects) if status == MISNAMED else ())

@@ -17,8 +17,8 @@ each notebook's result (classroom.grading.result, written when it was graded), t
   * a re-submission of changed work cleared grading by hand (the result names what was cleared);
   * grading by hand is unfinished: an answer (the written derivation) still waits for its grade in the gradebook,
     so its points count 0 in every export until it is graded (named by cell);
-  * a quiz handed in with other questions than the gradebook's (its quiz checks, `quiz_*`, put back or restored: a
-    variant handed out before the quiz was replaced);
+  * a quiz handed in with other questions than the gradebook's (its quiz checks, `quiz_*`, as an earlier release
+    issued them: a variant handed out before the quiz was replaced);
   * its last grading changed a notebook's score (the result records from what to what: a check fixed and released,
     a re-submission, a restored gradebook graded again).
 
@@ -82,7 +82,7 @@ def _graded(found, name, graded):
         words = failures.ATTENTION.get(kind)
         if words:
             found.add(words, message(text) or f"{name}: {kind}", where)
-    other_quiz = [g for g in graded.repairs.changed + graded.repairs.missing if g.startswith(QUIZ_PREFIX)]
+    other_quiz = [g for g in graded.repairs.earlier if g.startswith(QUIZ_PREFIX)]
     if other_quiz:
         found.add(OTHER_QUIZ, f"{name} was handed in with other quiz questions than the gradebook grades: a variant "
                   "handed out before the quiz was replaced? Its answers were graded with the new variant's key; look "

@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbgrader.api import Grade
+from nbgrader.utils import compute_checksum
 
 from classroom import cells, course as coursedirs
 from classroom.grading import result
@@ -91,8 +92,15 @@ def test_repair_grade_cells_records_what_it_put_back_restored_and_stripped(monke
     edited.source = "pass\n"
     nb = nbformat.v4.new_notebook(cells=[known[0].new_cell(), edited, nbformat.from_dict(code("mine", points=1.0))])
     nb, resources = repair_grade_cells.RepairGradeCells().preprocess(nb, {})
-    assert resources["classroom"]["repairs"] == {"missing": ["c"], "changed": ["b"], "stripped": 1}
+    assert resources["classroom"]["repairs"] == {"missing": ["c"], "changed": ["b"], "stripped": 1, "earlier": []}
     assert [cells.grade_id(c) for c in nb.cells] == ["a", "b", "c", None] and nb.cells[1].source == "assert 2\n"
+    # a cell as an earlier release issued it (its checksum matches: an old quiz variant) is restored, and listed
+    issued = known[0].new_cell()
+    issued.source = "assert 9\n"
+    issued.metadata["nbgrader"]["checksum"] = compute_checksum(issued)
+    nb, resources = repair_grade_cells.RepairGradeCells().preprocess(nbformat.v4.new_notebook(cells=[issued]), {})
+    assert resources["classroom"]["repairs"]["earlier"] == ["a"] and nb.cells[0].source == "assert 1\n"
+    assert resources["classroom"]["repairs"]["changed"] == []
 
 
 def test_the_feedback_summary_says_each_checks_verdict_and_the_notes(tmp_path):
