@@ -10,7 +10,6 @@ import pytest
 
 from coursekit import course
 from coursekit.course import ASSIGNMENT
-from coursekit.quiz.statements import write_private
 from tests.grading.semester import semester_class as term
 from tests.grading.semester.semester_class import place, semester  # noqa: F401 (the fixtures)
 from tests.lms.lms_downloads import write_csv
@@ -158,17 +157,3 @@ def test_an_unchanged_re_submission_after_the_due_date_is_named_late_in_the_runs
     late = [line for line in run.stderr.splitlines() if "alice: late now" in line]
     assert len(late) == 1 and "2.00 h after the due date" in late[0] and "the same work" in late[0], run.stderr
 
-
-def test_an_old_quiz_variant_handed_in_after_a_replacement_is_named_in_the_run_and_the_report(place):
-    private = write_private(place.parent)  # the instructor's own statements, outside the course
-    drawn = course.make(place, "quiz-variant", "QUIZ_SEED=a second secret of ours", f"QUIZ_STATEMENTS={private}",
-                        "QUIZ_REPLACE=yes")  # knowingly, as INSTRUCTORS.md says
-    assert drawn.returncode == 0, drawn.stdout[-2000:] + drawn.stderr[-3000:]
-    folder = place / "submitted" / "alice" / ASSIGNMENT  # she hands in again, with the quiz she fetched before
-    (folder / "timestamp.txt").write_text(term.stamp(term.DUE - term.datetime.timedelta(hours=2)))
-    run = course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")
-    assert run.returncode == 0, run.stderr[-3000:]
-    named = [line for line in run.stderr.splitlines() if "alice/intuition_quiz: handed in with other quiz" in line]
-    assert len(named) == 1 and "quiz_q1" in named[0], run.stderr[-3000:]
-    report = course.report(place)
-    assert "Quizzes of another variant" in report.stdout and "  alice: quiz_q1" in report.stdout, report.stdout
