@@ -149,22 +149,25 @@ exchange: $(READY)
 	$(BIN)/python -m tools.make_exchange
 
 # Regenerate release/ (what students receive) from source/, after writing the checks of source/score_gradient/
-# grade_cells.py into the notebook's grade cells; commit the result. Once the graded quiz is handed out, a changed quiz
-# is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in knowingly and records its key.
+# grade_cells.py (of the course directory make runs in) into the notebook's grade cells; commit the result. Once the
+# graded quiz is handed out, a changed quiz is refused (classroom/decisions/quiz_key.py); QUIZ_REPLACE=yes puts it in
+# knowingly and records its key.
 QUIZ_REPLACE ?=
+CHECKS_FILE = source/$(ASSIGNMENT)/grade_cells.py
 release: $(READY)
-	$(BIN)/python -m tools.write_grade_cells
+	$(if $(wildcard $(CHECKS_FILE)),$(BIN)/python -m tools.write_grade_cells source/$(ASSIGNMENT)/$(ASSIGNMENT).ipynb)
 	$(CLASSROOM) release $(ASSIGNMENT) $(if $(filter yes,$(QUIZ_REPLACE)),--replace-quiz)
 
 # A graded quiz of your own: the five questions with other numbers and statements, drawn from QUIZ_SEED (a secret of
 # at least 12 characters), its conceptual statements from your own file kept outside the repository (QUIZ_STATEMENTS,
 # or c.QuizStatements.path in nbgrader_config.py; the format: classroom/quiz/demo_statements.json, a demo only).
-# Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does.
+# Rewrites source/score_gradient/intuition_quiz.ipynb, then release/ as `make release` does (this Makefile's, also
+# where a course directory has none of its own and holds a folder release/).
 # Keep the seed, and commit the result only to a private repository (see tools/quiz_variant.py). Once the quiz is
 # handed out this refuses; QUIZ_REPLACE=yes replaces it knowingly (every student must fetch the new one).
 quiz-variant: $(READY)
 	$(BIN)/python -m tools.quiz_variant $(if $(filter yes,$(QUIZ_REPLACE)),--replace-handed-out) $(if $(QUIZ_STATEMENTS),--statements "$(QUIZ_STATEMENTS)")
-	$(MAKE) release QUIZ_REPLACE=$(QUIZ_REPLACE)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) release QUIZ_REPLACE=$(QUIZ_REPLACE)
 
 # Grade everything in submitted/ (after `nbgrader collect`); every submission ends with a grade. AUTOGRADE_ARGS=--force
 # re-grades all. Every student process runs in a bubblewrap sandbox; without bubblewrap this refuses, unless

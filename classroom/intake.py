@@ -48,9 +48,18 @@ class BadSubmission(ValueError):
 
 
 def require_plain_id(student_id):
-    """Raise BadSubmission unless `student_id` is plain: ASCII letters, digits, '_', '.' and '-', not '.' or '..', not
-    starting with '-'. The id becomes a folder name, a Linux account name (useradd's default rule is ASCII), a gradebook
-    key and a cell of grades.csv: a letter such as 'ë' is refused, and the message says it is not an ASCII one."""
+    """Raise BadSubmission unless `student_id` is plain (`id_rule_broken`), saying what to do with the hand-in."""
+    broken = id_rule_broken(student_id)
+    if broken:
+        raise BadSubmission(f"{broken} Ask the student to hand in again from an account with a plain name, or give "
+                            "the folder a plain id and collect again.")
+
+
+def id_rule_broken(student_id):
+    """The sentence that says how `student_id` breaks the rule, or None if it is plain: ASCII letters, digits, '_', '.'
+    and '-', not '.' or '..', not starting with '-'. The id becomes a folder name, a Linux account name (useradd's
+    default rule is ASCII), a gradebook key and a cell of grades.csv: a letter such as 'ë' is refused, and the sentence
+    says it is not an ASCII one."""
     text = student_id if isinstance(student_id, str) else repr(student_id)
     odd = sorted({c for c in text if not PLAIN.fullmatch(c)})
     if not text:
@@ -63,12 +72,10 @@ def require_plain_id(student_id):
     elif text.startswith("-"):
         problem = "starts with '-'"
     else:
-        return
-    raise BadSubmission(
-        f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, A "
-        "to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account name "
-        "on a hub and a cell of grades.csv. Ask the student to hand in again from an account with a plain name, or "
-        "give the folder a plain id and collect again.")
+        return None
+    return (f"the student id {text!r} {problem}; an id may hold only ASCII letters, digits, '_', '.' and '-' (a to z, "
+            "A to Z, 0 to 9; not '.' or '..', not starting with '-'), since it becomes a folder name, a Linux account "
+            "name on a hub and a cell of grades.csv.")
 
 
 @dataclass

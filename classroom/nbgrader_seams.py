@@ -14,6 +14,12 @@ Everywhere else the course plugs in by nbgrader's configuration and subclasses i
                              apps.api, the exchange's collect) keep nbgrader's reading: they read times nbgrader
                              wrote, not due dates. A refused date ends the command with one sentence
                              (sys.excepthook), not a traceback;
+  require_plain_roster_ids(rule_broken)
+                             `nbgrader db student add ID` and `nbgrader db student import FILE` (DbStudentAddApp,
+                             DbStudentImportApp: no trait or hook checks an id) refuse an id that is not plain
+                             (`rule_broken`, classroom.intake.id_rule_broken, handed in by the plugin selection),
+                             every bad one named with the rule, before anything is written: wrapped `start`, reading
+                             the file as nbgrader does (csv, keys stripped, `id`);
   serve_first(web_app, ...)  the formgrader's Autograde button posts to a route nbgrader's formgrader serves itself,
                              and no trait chooses its handler: ours is put ahead of it in the Jupyter server's tornado
                              routing, whichever of the two extensions is loaded first;
@@ -29,14 +35,16 @@ One more private seam is not nbgrader's and stays with its class: the sandboxed 
 (classroom.sandbox.kernel overrides two private methods of jupyter_client's KernelManager). The same test file,
 tests/test_nbgrader_seams.py, checks it.
 """
+import csv
+import os
 import sys
 
 CHECKED_WITH = "0.9.5"  # the nbgrader these seams were last read against
 
 
 def read_due_dates_strictly(parse_utc, refusal):
-    """Make nbgrader read every due date through `parse_utc` (nbgrader's signature: classroom.decisions.dates.parse_utc),
-    and end a command it refuses (`refusal`, its exception class) with one sentence. Safe to call again."""
+    """Make nbgrader read every due date through `parse_utc` (nbgrader's signature:
+    classroom.decisions.dates.parse_utc), and end a command it refuses (`refusal`, its exception class) with one sentence. Safe to call again."""
     import nbgrader.utils
 
     nbgrader.utils.parse_utc = parse_utc
@@ -54,6 +62,41 @@ def _said(hook, refusal):
             hook(kind, value, traceback)
     excepthook.due_dates = True
     return excepthook
+
+
+def require_plain_roster_ids(rule_broken):
+    """Make nbgrader's `db student add` and `db student import` refuse ids that are not plain: `rule_broken(id)` is the
+    sentence that says how an id breaks the rule, or None. Safe to call again."""
+    import nbgrader.apps.dbapp
+
+    if not getattr(nbgrader.apps.dbapp.DbStudentAddApp.start, "checks_ids", False):
+        nbgrader.apps.dbapp.DbStudentAddApp.start = _refusing(nbgrader.apps.dbapp.DbStudentAddApp.start,
+                                                              lambda app: app.extra_args[:1], rule_broken)
+        nbgrader.apps.dbapp.DbStudentImportApp.start = _refusing(nbgrader.apps.dbapp.DbStudentImportApp.start,
+                                                                 _imported_ids, rule_broken)
+
+
+def _imported_ids(app):
+    """The ids of the students file `nbgrader db student import FILE` reads, as it reads them ([] if none)."""
+    path = app.extra_args[0] if len(app.extra_args) == 1 else None
+    if not path or not os.path.isfile(path):
+        return []  # nbgrader says why
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        reader.fieldnames = [key.strip() for key in reader.fieldnames or ()]
+        return [row["id"] for row in reader if "id" in row]
+
+
+def _refusing(start, ids, rule_broken):
+    """`start` of an nbgrader app, refusing (app.fail: exit 1, nothing written) when an id `ids(app)` gives breaks
+    the rule (`rule_broken`)."""
+    def start_checked(self):
+        broken = [said for said in map(rule_broken, ids(self)) if said]
+        if broken:
+            self.fail("nothing was changed: " + " ".join(broken))
+        return start(self)
+    start_checked.checks_ids = True
+    return start_checked
 
 
 def serve_first(web_app, host_pattern, handlers):

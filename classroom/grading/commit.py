@@ -5,7 +5,8 @@ point leaves either the previous complete state or one the next run sees as unfi
      one database transaction (a new student's and a new submission's rows are made in it too, so no empty
      submission is ever left). Grading by hand (manual scores, extra credit, manual comments) is kept, unless the
      grading record shows that the work itself changed (classroom.grading.record.content_changed): then it is
-     cleared, and what was cleared is written into the notebook's result and returned for the run's summary. The
+     cleared, and what was cleared is written into the notebook's result and returned for the run's summary; a kept
+     manual score leaves its cell no longer waiting for grading by hand (a teaching assistant's --force). The
      late penalty is computed here, as nbgrader's AssignLatePenalties computes it, on the whole score the gradebook
      then holds (classroom.decisions.penalty), with the student's extension (classroom.decisions) mirrored into
      nbgrader's SubmittedAssignment.extension. If the assignment changed since the run planned this grading
@@ -147,10 +148,10 @@ def _by_hand(grade, comment):
 
 def _write_gradebook(job, values, db_url):
     """Step 1, one transaction; returns ({notebook: grades digest} as the gradebook now holds them, {notebook:
-    [what was cleared, in words]})."""
+    [what was cleared, in words]}, {notebook: (score before, score after)} for each score this grading changed)."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    cleared = {}
+    cleared, rescored = {}, {}
     with Gradebook(db_url, job.course_id) as gb:
         with one_transaction(gb):
             if job.assignment_version is not None and \
@@ -163,8 +164,10 @@ def _write_gradebook(job, values, db_url):
                 gb.add_student(job.student)
             try:
                 submission = gb.find_submission(job.assignment, job.student)
+                before = {nb.name: float(nb.score) for nb in submission.notebooks}
             except MissingEntry:
                 submission = gb.add_submission(job.assignment, job.student, timestamp=values["timestamp"])
+                before = {}
             submission.timestamp = values["timestamp"]
             submission.extension = penalty.extension(submission.assignment.duedate, job.due)
             for name in job.notebooks:
@@ -178,6 +181,8 @@ def _write_gradebook(job, values, db_url):
                         if said:
                             cleared.setdefault(name, []).append(f"{grade.name}: {', '.join(said)}")
                         grade.manual_score = grade.extra_credit = None
+                    elif grade.manual_score is not None:  # graded by hand and kept: it asks for nothing more
+                        grade.needs_manual_grade = False
                 for comment in nb.comments:
                     comment.auto_comment = staged["comments"].get(comment.name)
                     if fresh:
@@ -186,10 +191,12 @@ def _write_gradebook(job, values, db_url):
                         comment.manual_comment = None
                 gb.db.flush()
                 gb.db.refresh(nb)  # its score, as the gradebook now computes it
+                if name in before and float(nb.score) != before[name]:
+                    rescored[name] = (before[name], float(nb.score))
                 nb.late_submission_penalty = penalty.late_penalty(job.config, job.student, nb,
                                                                   submission.total_seconds_late)
         digests = {name: record.grades_digest(gb, job.assignment, job.student, name) for name in job.notebooks}
-    return digests, cleared
+    return digests, cleared, rescored
 
 
 def _swap(staged_folder, graded_folder):
@@ -219,14 +226,16 @@ def _remove(path):
 
 def commit(job, staged, db_url):
     """Make the staged grading the course's: gradebook, record, autograded folder (in that order). The results in
-    `staged.results` say, after it, what grading by hand was cleared (Result.cleared)."""
+    `staged.results` say, after it, what grading by hand was cleared (Result.cleared) and how each notebook's score
+    changed (Result.rescored)."""
     values = _staged_values(job, staged)
-    digests, cleared = _write_gradebook(job, values, db_url)
+    digests, cleared, rescored = _write_gradebook(job, values, db_url)
     entries = {name: entry for name, entry in (job.previous or {}).items() if name not in job.notebooks}
     for name in job.notebooks:
         entries[name] = dict(staged.entries[name], grades=digests[name])
-    for name, what in cleared.items():
-        staged.results[name] = dataclasses.replace(staged.results[name], cleared=tuple(what))
+    for name in set(cleared) | set(rescored):
+        staged.results[name] = dataclasses.replace(staged.results[name], cleared=tuple(cleared.get(name, ())),
+                                                   rescored=rescored.get(name))
         result.write(staged.folder, staged.results[name])
     for name in set(job.handed) - set(job.notebooks):  # not graded now: its autograded copy and result stay
         for kept in (f"{name}.ipynb", result.file_name(name)):

@@ -6,8 +6,10 @@ whose recorded grading does not hold any more (classroom.grading.record): never 
 under another version of the assignment, left unfinished by a killed run, or no longer matching the gradebook.
 --force re-grades the selection anyway. Nothing outside the selection is read or written. A --student or --notebook
 that selects nothing stops the run, naming the nearest real one. What the instructor decided (classroom.decisions)
-is obeyed: a dropped student is never graded, an extension is this student's due date. Once the graded quiz is handed
-out, grading refuses a key other than the handed-out one (classroom.decisions.quiz_key).
+is obeyed: a dropped student is never graded, an extension is this student's due date. Grading refuses while the
+gradebook's checks are not source/'s (a restored backup, a check changed and not released:
+classroom.grading.source_match). Once the graded quiz is handed out, grading refuses a key other than the handed-out
+one (classroom.decisions.quiz_key).
 How: each submission is graded by nbgrader's own pipeline (nbgrader_config.py) on a staging copy
 (classroom.grading.staging, which writes each notebook's result, classroom.grading.result), then committed
 (classroom.grading.commit): the gradebook in one transaction, then the autograded folder swapped in whole. A run
@@ -35,7 +37,7 @@ from ..bookkeeping.digest import digest
 from ..decisions import quiz_key
 from ..decisions import store as decisions
 from ..wording import did_you_mean
-from . import commit, design, pool, progress, record, result, staging
+from . import commit, design, pool, progress, record, result, source_match, staging
 
 TAG = "[classroom.autograde]"
 
@@ -130,6 +132,11 @@ def _report(job, staged, failed, shown):
                       "submitted/, grade by hand in the formgrader, or rename the right one and run this again)")
         elif found.status != result.GRADED:
             shown.say(f"{job.student}/{name}: scored 0: {found.why}")
+        other_quiz = [g for g in found.repairs.earlier if g.startswith(quiz_key.PREFIX)]
+        if other_quiz:
+            shown.say(f"{job.student}/{name}: handed in with other quiz questions than the gradebook grades (the "
+                      f"checks {', '.join(other_quiz)} were put back): a variant handed out before the quiz was "
+                      "replaced? Its answers were graded with the new variant's key: look at it, grade it by hand")
         if found.cleared:
             shown.say(f"{job.student}/{name}: handed in again with changed work, so the grading by hand of the "
                       f"earlier work was cleared: {'; '.join(found.cleared)}")
@@ -194,6 +201,9 @@ def prepare(app, gb, assignment):
     collected = course.submitted(coursedir, assignment, "*")
     require_selection(coursedir, assignment, versions, collected, decisions.dropped(data))
     if collected:
+        other_checks = source_match.refusal(coursedir, gb, assignment)
+        if other_checks:
+            raise Refused(other_checks)
         refused_key = quiz_key.recorded_or_refused(coursedir, gb, assignment)
         if refused_key:
             raise Refused(refused_key)
@@ -201,29 +211,36 @@ def prepare(app, gb, assignment):
 
 
 def totals(gb, assignment, students):
-    """{student: their total score of `assignment` in the gradebook (None: no submission)}."""
+    """{student: (total score of `assignment` in the gradebook, seconds late, late penalty)}, None: no submission."""
     from nbgrader.api import MissingEntry
 
     found = {}
     for student in students:
         try:
-            found[student] = gb.find_submission(assignment, student).score
+            sub = gb.find_submission(assignment, student)
+            found[student] = (sub.score, sub.total_seconds_late or 0, sub.late_submission_penalty or 0)
         except MissingEntry:
             found[student] = None
     return found
 
 
-def score_changes(before, after):
-    """The lines that name every student whose total score this run changed, from what to what."""
+def score_changes(before, after, same_work=()):
+    """The lines that name every student whose total score this run changed, from what to what, and whose work this
+    run made late (`same_work`: the students whose graded work did not change, only when it was handed in)."""
     def shown(score):
         return "no score" if score is None else f"{score:g}"
 
-    changed = [(student, before[student], after.get(student)) for student in sorted(before)
-               if before[student] is not None and after.get(student) != before[student]]
-    if not changed:
-        return []
-    return [f"{len(changed)} {'score' if len(changed) == 1 else 'scores'} changed by this run (from the score "
-            "before it):"] + [f"  {student}: {shown(old)} -> {shown(new)}" for student, old, new in changed]
+    scores = {student: (found or (None,))[0] for student, found in after.items()}
+    changed = [(student, before[student][0], scores.get(student)) for student in sorted(before)
+               if before[student] is not None and scores.get(student) != before[student][0]]
+    late = [(student, *after[student][1:]) for student in sorted(before) if (after.get(student) or (0, 0))[1] > 0
+            and not (before[student] or (0, 0))[1]]
+    return ([f"{len(changed)} {'score' if len(changed) == 1 else 'scores'} changed by this run (from the score "
+             "before it):"] if changed else []) + [f"  {student}: {shown(old)} -> {shown(new)}"
+                                                   for student, old, new in changed] + [
+        f"{student}: late now, handed in {seconds / 3600:.2f} h after the due date (late penalty {fine:g} points)"
+        + (": handed in again with the same work, and the latest hand-in's time is the one graded" if student in
+           same_work else "") for student, seconds, fine in late]
 
 
 def run(app, assignment, wait, options):
@@ -250,7 +267,8 @@ def run(app, assignment, wait, options):
         commit.clean_leftovers(staging_dir, course.autograded(coursedir, "*", assignment))
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             after = totals(gb, assignment, list(before))
-    for line in score_changes(before, after):
+    same_work = {job.student for job, _ in jobs if job.previous and not any(job.fresh.values())}
+    for line in score_changes(before, after, same_work):
         say(line)
     if changed:
         say(f"stopped: {changed}. The {done} submissions committed before that were graded with the assignment as it "

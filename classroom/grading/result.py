@@ -6,7 +6,8 @@ student reads; the grade cells RepairGradeCells put back, restored or stripped; 
 student; the file the notebook was handed in as; and whether it was graded, left out (not handed in, not a readable
 notebook, or misnamed: files that may be it, its `suspects`, were handed in under names the grader cannot take) or
 failed in the grader (the `why` says it); and the grading by hand that a re-submission of changed work cleared
-(`cleared`, written when the grading is committed, classroom.grading.commit). The class report (classroom.report), the
+(`cleared`, written when the grading is committed, classroom.grading.commit), and the notebook's score before and
+after this grading when it changed (`rescored`, written then too). The class report (classroom.report), the
 feedback page's summary (classroom.preprocessors.sanitize_feedback) and the LMS grades (classroom.lms.grades) read it,
 and none of them reads a decision back out of a notebook's outputs.
 
@@ -71,6 +72,7 @@ class Repairs:
     missing: tuple = ()
     changed: tuple = ()
     stripped: int = 0
+    earlier: tuple = ()  # grade cells as an earlier release issued them (another version of the assignment)
 
     def __bool__(self):
         return bool(self.missing or self.changed or self.stripped)
@@ -90,6 +92,7 @@ class Result:
     cells: tuple = ()      # (CellFailure, ...)
     suspects: tuple = ()   # MISNAMED: the files that may be this notebook (as handed in)
     cleared: tuple = ()    # grading by hand cleared because the work changed: ("by_hand_row: manual score 2", ...)
+    rescored: tuple = None  # (score before, score after) when this grading changed the notebook's score
 
     @property
     def handed_in(self):
@@ -106,11 +109,12 @@ class Result:
         fields = {key: data[key] for key in ("student", "assignment", "notebook", "status", "why", "handed_as")}
         return cls(**fields, notes=tuple(str(note) for note in data["notes"]),
                    repairs=Repairs(tuple(data["repairs"]["missing"]), tuple(data["repairs"]["changed"]),
-                                   int(data["repairs"]["stripped"])),
+                                   int(data["repairs"]["stripped"]), tuple(data["repairs"].get("earlier", ()))),
                    checks=tuple(CheckOutcome(**check) for check in data["checks"]),
                    cells=tuple(CellFailure(**failure) for failure in data["cells"]),
                    suspects=tuple(str(name) for name in data.get("suspects", ())),
-                   cleared=tuple(str(what) for what in data.get("cleared", ())))
+                   cleared=tuple(str(what) for what in data.get("cleared", ())),
+                   rescored=tuple(float(x) for x in data["rescored"]) if data.get("rescored") else None)
 
 
 def file_name(notebook):
@@ -206,5 +210,5 @@ def of_staged(job, staged, gb, name, recorded):
         checks = tuple(replace(check, kind=failures.NOT_GRADED, message=why) for check in checks)
     return Result(job.student, job.assignment, name, status, why, filename, tuple(notes),
                   Repairs(tuple(repairs.get("missing", ())), tuple(repairs.get("changed", ())),
-                          repairs.get("stripped", 0)), checks, cells_failed,
+                          repairs.get("stripped", 0), tuple(repairs.get("earlier", ()))), checks, cells_failed,
                   suspects=tuple(shown(f) for f in suspects) if status == MISNAMED else ())

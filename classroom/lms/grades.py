@@ -13,8 +13,9 @@ the points the LMS gives the assignment (Canvas's Points Possible, Moodle's Maxi
 roster has none), rounded to 2 decimals. A student with no submission in the gradebook gets an empty cell, which
 neither LMS imports as a grade: what they are given is left to the instructor. So does a student whose score is not
 a grade yet: a notebook's result (classroom.grading.result) says the grader failed on it, or that the file handed in
-is not a readable notebook, and the gradebook still waits for its grade by hand (its 0 is a placeholder); the
-command names each one, with what to do.
+is not a readable notebook, and the gradebook still waits for its grade by hand (its 0 is a placeholder); or grading
+by hand is unfinished (the written derivation, after `make autograde` and before Manual Grading: its 0 is not a
+grade). The command names each one, with the cells and what to do.
 """
 import re
 import sys
@@ -47,14 +48,19 @@ def lms_points(roster, row, column):
 
 
 def held_back(coursedir, assignment, student, flagged):
-    """Why the gradebook's score of `student` is not a grade yet, or None: a notebook among `flagged` (those with a
-    grade the gradebook flags for grading by hand) whose result is a placeholder (PLACEHOLDER)."""
+    """Why the gradebook's score of `student` is not a grade yet, or None. `flagged`: {notebook: [grade ids the
+    gradebook flags for grading by hand]}. A notebook whose result is a placeholder (PLACEHOLDER) says why it is; any
+    other flagged cell (the written derivation before it is graded by hand) is named, cell by cell."""
     folder = course.autograded(coursedir, student, assignment)
     for name in flagged:
         found = result.read(folder, name)
         if found is not None and found.status in PLACEHOLDER:
             return (f"{name}.ipynb waits for a grade by hand ({found.why}): grade it in the formgrader, or run "
                     "`make autograde` again, then export again")
+    waiting = [f"{name}.ipynb {grade_id}" for name, ids in flagged.items() for grade_id in ids]
+    if waiting:
+        return (f"grading by hand is unfinished ({', '.join(waiting)}: its points count 0 until then): grade it in "
+                "the formgrader's Manual Grading, then export again")
     return None
 
 
@@ -72,7 +78,8 @@ def scores(coursedir, assignment):
             except MissingEntry:
                 by_student[student.id] = None
                 continue
-            flagged = [nb.name for nb in submission.notebooks if any(g.needs_manual_grade for g in nb.grades)]
+            flagged = {nb.name: [g.name for g in nb.grades if g.needs_manual_grade] for nb in submission.notebooks}
+            flagged = {name: ids for name, ids in flagged.items() if ids}
             why = held_back(coursedir, assignment, student.id, flagged)
             if why:
                 by_student[student.id], held[student.id] = None, why

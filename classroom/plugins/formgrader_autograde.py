@@ -8,7 +8,8 @@ classroom.nbgrader_seams.serve_first) and runs `python -m classroom.autograde AS
 instead, without blocking the server meanwhile. The reply has the shape the formgrader's page expects (success, log,
 error), so its Success and Error windows show the driver's own lines.
 
-Enabled by lab/jupyter_server_config.d/classroom-formgrader-autograde.json, which `make lab-setup` links into an
+The same extension serves the formgrader's due-date field (classroom.plugins.formgrader_duedate). Enabled by
+lab/jupyter_server_config.d/classroom-formgrader-autograde.json, which `make lab-setup` links into an
 environment's etc/jupyter/ (the `.venv` that `make` builds gets it).
 """
 import asyncio
@@ -68,6 +69,10 @@ def _load_jupyter_server_extension(serverapp):
 
     from ..nbgrader_seams import serve_first
 
+    from . import formgrader_duedate
+
     base = serverapp.web_app.settings["base_url"]
-    serve_first(serverapp.web_app, ".*$", [(url_path_join(base, route), handler) for route, handler in handlers()])
-    serverapp.log.info(f"{TAG} the formgrader's Autograde button runs classroom.autograde")
+    serve_first(serverapp.web_app, ".*$", [(url_path_join(base, route), handler)
+                                           for route, handler in handlers() + formgrader_duedate.handlers()])
+    serverapp.log.info(f"{TAG} the formgrader's Autograde button runs classroom.autograde; its due-date field "
+                       "refuses a time it cannot read with the command line's sentence (formgrader_duedate)")

@@ -9,7 +9,7 @@ run nbgrader's own tests with these plugins (docs/differences-from-nbgrader.md).
 this file, override it. What each piece does: INSTRUCTORS.md and the modules named below.
 """
 from classroom.feedback import page as feedback_page
-from classroom import nbgrader_seams
+from classroom import intake, nbgrader_seams
 from classroom.decisions import dates
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
@@ -19,6 +19,9 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 # reads them; classroom/nbgrader_seams.py puts that reading in place of nbgrader 0.9.5's, which takes -0500 for
 # -500 seconds).
 nbgrader_seams.read_due_dates_strictly(dates.parse_utc, dates.DueDateError)
+# Roster ids (`nbgrader db student add`, `nbgrader db student import`) are refused where they enter unless plain: ASCII
+# letters, digits, '_', '.' and '-', as collect requires (classroom/intake.py; the seam in nbgrader_seams.py).
+nbgrader_seams.require_plain_roster_ids(intake.id_rule_broken)
 
 PREPROCESSORS = "classroom.preprocessors"
 # Autograde: nbgrader's own pipeline, every student process in the sandbox. Each assignment is graded with the design

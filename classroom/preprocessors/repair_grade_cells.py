@@ -3,9 +3,11 @@ metadata, whatever the student did to it (deleted, blanked, edited, re-labelled,
 issued is dropped (silently where it gives the cell no role: old nbgrader versions wrote it on every cell). Runs in autograde's sanitize stage, before nbgrader's OverwriteCells.
 
 What it did is kept in resources["classroom"]["repairs"] ({"missing": [grade id], "changed": [grade id],
-"stripped": count}), which classroom.grading.staging writes into the notebook's result (classroom.grading.result).
+"stripped": count, "earlier": [grade id]}),
+which classroom.grading.staging writes into the notebook's result (classroom.grading.result).
 A grade cell exactly as some release of the assignment issued it (nbgrader's checksum of it matches) is no change of
-the student's, even when the instructor changed the assignment since.
+the student's, even when the instructor changed the assignment since: it is restored too, and listed as "earlier" (a
+quiz variant handed out before the quiz was replaced, which the run's summary and the report name).
 """
 from nbformat import from_dict
 from nbgrader.api import Gradebook
@@ -31,6 +33,11 @@ def as_released(cell):
         return False
 
 
+def visible(original):
+    """What a release shows of a gradebook cell's source: all of it but the hidden tests, stripped."""
+    return cells.HIDDEN.sub("", original.source or "").strip()
+
+
 def changed(cell, original):
     """True if the student changed a grade cell or a task: its type, its grade or task flag or points, or the visible
     part of a locked cell's source (a release never shows the hidden tests)."""
@@ -39,11 +46,10 @@ def changed(cell, original):
         points = float(meta.get("points"))
     except (TypeError, ValueError):
         points = None
-    visible = cells.HIDDEN.sub("", original.source or "")
     issued = original.metadata()
     return (cell.get("cell_type") != original.cell_type or bool(meta.get("grade")) != issued["grade"]
             or bool(meta.get("task")) != issued["task"] or points != float(original.points)
-            or (original.locked and cells.source(cell).strip() != visible.strip())) and not as_released(cell)
+            or (original.locked and cells.source(cell).strip() != visible(original))) and not as_released(cell)
 
 
 class RepairGradeCells(NbGraderPreprocessor):
@@ -52,7 +58,7 @@ class RepairGradeCells(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         known = {cell.name: cell for cell in gradebook_cells(resources)}
         order = list(known)
-        present, repairs = {}, {"missing": [], "changed": [], "stripped": 0}
+        present, repairs = {}, {"missing": [], "changed": [], "stripped": 0, "earlier": []}
         for index, cell in enumerate(nb.cells):
             if "nbgrader" not in cell.metadata:
                 continue
@@ -68,6 +74,8 @@ class RepairGradeCells(NbGraderPreprocessor):
             present[name] = index
             if known[name].points is not None and changed(cell, known[name]):
                 repairs["changed"].append(name)
+            elif known[name].locked and cells.source(cell).strip() != visible(known[name]):
+                repairs["earlier"].append(name)  # as an earlier release issued it: an old quiz variant, say
             self._restore(cell, known[name])
         for name in order:  # put back the grade cells that are missing, after their nearest earlier neighbour
             if name in present or known[name].points is None:

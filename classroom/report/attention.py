@@ -14,14 +14,24 @@ each notebook's result (classroom.grading.result, written when it was graded), t
   * the work was handed in after the due date (with the late penalty nbgrader applied);
   * collect left files of the hand-in out (with the reason each), or the hand-in's timestamp.txt disagrees with the
     time the server saw it arrive (classroom.intake.RECEIPT, which collect writes beside the collected copy).
-  * a re-submission of changed work cleared grading by hand (the result names what was cleared).
+  * a re-submission of changed work cleared grading by hand (the result names what was cleared);
+  * grading by hand is unfinished: an answer (the written derivation) still waits for its grade in the gradebook,
+    so its points count 0 in every export until it is graded (named by cell);
+  * a quiz handed in with other questions than the gradebook's (its quiz checks, `quiz_*`, as an earlier release
+    issued them: a variant handed out before the quiz was replaced);
+  * its last grading changed a notebook's score (the result records from what to what: a check fixed and released,
+    a re-submission, a restored gradebook graded again).
 
 A student can only add reasons to their own row, and none can hide one: the result is written by the grader.
 """
+from ..decisions.quiz_key import PREFIX as QUIZ_PREFIX
 from ..grading import result as results
 from ..trusted import failures
 from .model import Reason
 
+UNFINISHED, RESCORED = "grading by hand unfinished", "score changed"  # kinds the report's command also lists
+OTHER_QUIZ = "other quiz variant"
+NOTHING = Reason("handed nothing in", "no submission was collected or graded: scored 0, as grades.csv has it")
 MESSAGE_CHARS = 600  # a grader-written message longer than this is cut in the report
 
 
@@ -61,6 +71,9 @@ def _graded(found, name, graded):
     if graded.status == results.MISNAMED:
         found.add("misnamed", f"{name} was handed in under another name: the submission holds "
                   + ", ".join(graded.suspects) + ", which may be it; grade it by hand")
+    if graded.rescored:
+        found.add(RESCORED, f"{name}: its last grading changed its score from {graded.rescored[0]:g} to "
+                  f"{graded.rescored[1]:g}")
     if graded.cleared:
         found.add("grading by hand cleared", f"{name} was handed in again with changed work, so what was graded by "
                   "hand was cleared: " + "; ".join(graded.cleared))
@@ -69,6 +82,11 @@ def _graded(found, name, graded):
         words = failures.ATTENTION.get(kind)
         if words:
             found.add(words, message(text) or f"{name}: {kind}", where)
+    other_quiz = [g for g in graded.repairs.earlier if g.startswith(QUIZ_PREFIX)]
+    if other_quiz:
+        found.add(OTHER_QUIZ, f"{name} was handed in with other quiz questions than the gradebook grades: a variant "
+                  "handed out before the quiz was replaced? Its answers were graded with the new variant's key; look "
+                  "at it and grade it by hand", ", ".join(other_quiz))
     for grade_id in graded.repairs.missing:
         found.add("grade cells missing", f"{name} lacked grade cells; the grader put them back", grade_id)
     for grade_id in graded.repairs.changed:
@@ -79,11 +97,12 @@ def _graded(found, name, graded):
                   "nobody issued (a repeated or unknown grade id); the grader made them plain cells")
 
 
-def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None):
+def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None, waiting=()):
     """(Reason, ...) why one submission needs a look; empty if it needs none.
 
     handed: [Handed], one per notebook of the assignment; flagged: the grade ids the gradebook marks for manual
-    grading; collected: collect's receipt of the hand-in (classroom.intake.read_receipt), {} or None for none.
+    grading; collected: collect's receipt of the hand-in (classroom.intake.read_receipt), {} or None for none;
+    waiting: the answers ("notebook.ipynb grade id") that still wait for their grade by hand.
     """
     found = _Reasons()
     collected = collected or {}
@@ -97,6 +116,9 @@ def reasons(handed, flagged, late=0.0, penalty=0.0, collected=None):
         found.add("late", f"handed in {_duration(late)} after the due date; late penalty {penalty:g} points")
     if flagged:
         found.add("flagged for manual grading", f"{len(flagged)} checks wait for a grade by hand in the gradebook")
+    for where in waiting:
+        found.add(UNFINISHED, "an answer waits for its grade in the formgrader's Manual Grading; "
+                  "its points count 0 in grades.csv and are left out of `make lms-grades` until then", where)
     for nb in handed:
         name = f"{nb.notebook}.ipynb"
         if nb.result is not None:

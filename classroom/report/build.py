@@ -4,7 +4,15 @@ directory. Reads the course (read_summary), then writes the PNG (figure), the CS
 import sys
 from pathlib import Path
 
+from .attention import OTHER_QUIZ, RESCORED, UNFINISHED
 from .read import ReportError, read_summary
+
+
+# Reasons the command's own output names by student, besides the page and the CSV: (kind, heading).
+SAID = ((UNFINISHED, "Grading by hand unfinished (these answers count 0 in grades.csv and are left "
+         "out of `make lms-grades` until graded in the formgrader's Manual Grading):"),
+        (OTHER_QUIZ, "Quizzes of another variant than the gradebook grades (look at them, grade them by hand):"),
+        (RESCORED, "Scores changed by their last grading (`make autograde`):"))
 
 
 def build(root, assignment, out):
@@ -40,7 +48,15 @@ def report_command(root, assignment, out):
     root = Path(root).resolve()
     names = [str(p.resolve().relative_to(root)) if p.resolve().is_relative_to(root) else str(p) for p in written]
     print(f"Wrote {', '.join(names)}: {len(summary.students)} students, {len(summary.attention)} needed attention"
+          + (f", {len(summary.absent)} handed nothing in ({', '.join(summary.absent)}: scored 0, as in grades.csv)"
+             if summary.absent else "")
           + (f", {len(summary.ungraded)} collected but not graded (run `make autograde`)." if summary.ungraded
              else "."))
+    for kind, heading in SAID:
+        named = [(s.id, r) for s in summary.students for r in s.reasons if r.kind == kind]
+        if named:
+            print(heading)
+            for who, reason in named:
+                print(f"  {who}: {', '.join(reason.where) or reason.detail}")
     return 0
 

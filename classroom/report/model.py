@@ -102,6 +102,7 @@ class Summary:
     students: tuple   # (Student, ...) by id
     ungraded: tuple = ()  # ((student, why), ...): collected, never graded (not in the gradebook)
     dropped: tuple = ()   # (student, ...): collected, but dropped from the course (`make drop`): never graded
+    absent: tuple = ()    # (student, ...): on the gradebook's roster, nothing handed in (rows of `students`, 0)
 
     @property
     def histogram(self):

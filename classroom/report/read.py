@@ -6,7 +6,9 @@ Every path comes from nbgrader's CourseDirectory, configured by the course's nbg
 db URL, and submitted/ and autograded/ through `format_path`, so a course that renames them is read right. An
 autograded folder without results (graded by an earlier version of the grader, or by plain nbgrader) still gives a
 report: its scores, and "not graded ... run `make autograde`", which grades it again and writes them. Students dropped
-from the course (classroom.decisions) are left out, and only named.
+from the course (classroom.decisions) are left out, and only named. The report covers the gradebook's whole roster
+(`nbgrader db student import`, or everyone ever graded), as grades.csv does: a student with no submission and nothing
+collected is a row scored 0, "handed nothing in", and counts in the mean and median as in grades.csv.
 """
 from pathlib import Path
 
@@ -109,10 +111,13 @@ def read_summary(root, assignment):
                    {nb.name: float(nb.score) for nb in sub.notebooks},
                    {(nb.name, g.name): float(g.score) for nb in sub.notebooks for g in nb.grades},
                    [g.name for nb in sub.notebooks for g in nb.grades
-                    if g.needs_manual_grade and g.name not in answers])
+                    if g.needs_manual_grade and g.name not in answers],
+                   [f"{nb.name}.ipynb {g.name}" for nb in sub.notebooks for g in nb.grades
+                    if g.needs_manual_grade and g.name in answers])
                   for sub in submissions]
+        roster = {student.id for student in gb.students}
     students = []
-    for student_id, raw, penalty, top, late, by_notebook, by_check, flagged in graded:
+    for student_id, raw, penalty, top, late, by_notebook, by_check, flagged, waiting in graded:
         handed = _handed(coursedir, assignment, student_id, [name for name, _ in notebooks], states.get(student_id))
         graded = [nb.result for nb in handed if nb.result is not None]
         messages = {(found.notebook, check.grade_id): attention.message(check.message) or check.kind
@@ -120,10 +125,14 @@ def read_summary(root, assignment):
         students.append(Student(student_id, raw, penalty, top, by_notebook, by_check,
                                 frozenset(nb.notebook for nb in handed if nb.handed_in), messages,
                                 attention.reasons(handed, flagged, late, penalty, intake.read_receipt(
-                                    coursedir.format_path(coursedir.submitted_directory, student_id, assignment))),
+                                    coursedir.format_path(coursedir.submitted_directory, student_id, assignment)),
+                                    waiting),
                                 tuple(note for found in graded for note in found.notes)))
     known, dropped = {student.id for student in students}, decisions.dropped(decisions.read(coursedir.root))
+    absent = tuple(sorted(roster - known - set(states) - dropped))  # in the gradebook's roster, nothing handed in
+    students = sorted(students + [Student(who, 0.0, 0.0, max_score, {}, {}, frozenset(), {}, (attention.NOTHING,))
+                                  for who in absent], key=lambda student: student.id)
     ungraded = tuple((who, "; ".join(f"{name}.ipynb: {why}" for name, why in state.stale.items()))
                      for who, state in sorted(states.items()) if who not in known | dropped)
     return Summary(assignment, coursedir.course_id, max_score, notebooks, tuple(checks), tuple(students), ungraded,
-                   tuple(sorted(dropped & set(states))))
+                   tuple(sorted(dropped & set(states))), absent)

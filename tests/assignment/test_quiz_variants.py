@@ -263,7 +263,7 @@ def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path
     for secret in (seed, hashlib.sha256(f"quiz-variant|{seed}".encode()).hexdigest()):
         assert secret not in text
     makefile = (ROOT / "Makefile").read_text()
-    recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python -m tools\.quiz_variant .*\n\t\$\(MAKE\) release .*$"
+    recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python -m tools\.quiz_variant .*\n\t\$\(MAKE\) -f .+ release .*$"
     assert re.search(recipe, makefile, re.M)
 
 

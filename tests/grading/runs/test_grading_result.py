@@ -18,6 +18,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbgrader.api import Grade
+from nbgrader.utils import compute_checksum
 
 from classroom import cells, course as coursedirs
 from classroom.grading import result
@@ -90,8 +92,14 @@ def test_repair_grade_cells_records_what_it_put_back_restored_and_stripped(monke
     edited.source = "pass\n"
     nb = nbformat.v4.new_notebook(cells=[known[0].new_cell(), edited, nbformat.from_dict(code("mine", points=1.0))])
     nb, resources = repair_grade_cells.RepairGradeCells().preprocess(nb, {})
-    assert resources["classroom"]["repairs"] == {"missing": ["c"], "changed": ["b"], "stripped": 1}
+    assert resources["classroom"]["repairs"] == {"missing": ["c"], "changed": ["b"], "stripped": 1, "earlier": []}
     assert [cells.grade_id(c) for c in nb.cells] == ["a", "b", "c", None] and nb.cells[1].source == "assert 2\n"
+    issued = known[0].new_cell()  # as an earlier release issued it (its checksum matches): restored, and listed
+    issued.source = "assert 9\n"
+    issued.metadata["nbgrader"]["checksum"] = compute_checksum(issued)
+    nb, resources = repair_grade_cells.RepairGradeCells().preprocess(nbformat.v4.new_notebook(cells=[issued]), {})
+    assert resources["classroom"]["repairs"] == {"missing": ["b", "c"], "changed": [], "stripped": 0, "earlier": ["a"]}
+    assert nb.cells[0].source == "assert 1\n"
 
 
 def test_the_feedback_summary_says_each_checks_verdict_and_the_notes(tmp_path):
@@ -110,9 +118,10 @@ def test_the_lms_holds_back_a_placeholder_0_until_it_is_graded_by_hand(tmp_path)
     folder.mkdir(parents=True)
     result.write(folder, result.Result("alice", "hw", "hw", result.UNREADABLE, "not a notebook", "hw.ipynb"))
     result.write(folder, result.Result("alice", "hw", "quiz", result.NOT_HANDED_IN, "not handed in"))
-    assert "hw.ipynb waits for a grade by hand (not a notebook)" in grades.held_back(coursedir, "hw", "alice", ["hw"])
-    assert grades.held_back(coursedir, "hw", "alice", []) is None  # graded by hand since: the gradebook's score
-    assert grades.held_back(coursedir, "hw", "alice", ["quiz"]) is None
+    held = lambda flagged: grades.held_back(coursedir, "hw", "alice", flagged)  # noqa: E731
+    assert "hw.ipynb waits for a grade by hand (not a notebook)" in held({"hw": ["a"]})
+    assert held({}) is None  # graded by hand since: the gradebook's score
+    assert "grading by hand is unfinished (quiz.ipynb derivation" in held({"quiz": ["derivation"]})  # not yet read
 
 
 # ---- end to end: one class, every consumer against the gradebook -------------------------------------------------
@@ -159,6 +168,10 @@ def graded(tmp_path_factory):
     run = trial_course.autograde(course, "--jobs", "2")
     assert run.returncode == 0, run.stderr[-3000:]
     trial_course.nbgrader("generate_feedback", assignment, "--force", cwd=course)
+    with trial_course.gradebook(course) as gb:  # Manual Grading finished before the exports: each derivation read, 0 given
+        for grade in (g for g in gb.db.query(Grade).filter(Grade.needs_manual_grade) if g.name == "derivation"):
+            grade.manual_score, grade.needs_manual_grade = 0.0, False
+        gb.db.commit()
     (course / "lms").mkdir()
     with open(course / "lms" / "roster.csv", "w", newline="") as handle:
         csv.writer(handle).writerows(CANVAS)
