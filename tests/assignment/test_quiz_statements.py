@@ -1,6 +1,6 @@
 """Nothing in the public repository decides a graded statement (issue 36): a secret quiz's conceptual statements come
 from the instructor's own file, kept outside the repository and the course (classroom.quiz.statements,
-tools/quiz_variant.py), and no statement of a generated quiz, true or false, is written in any repository file."""
+classroom quiz-variant), and no statement of a generated quiz, true or false, is written in any repository file."""
 import json
 import re
 import shutil
@@ -11,7 +11,8 @@ import pytest
 from classroom.quiz import statements as statement_files
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
-from tools import quiz_variant as tool
+from classroom.app import quiz as tool
+from coursekit.course import in_process
 
 SEED = "an instructor's secret 4410"
 OPTION = re.compile(r"^- \*\*[a-z]\)\*\* (.+)$", re.M)
@@ -44,8 +45,8 @@ def statements_of(quiz_path):
 
 
 def generate(tmp_path, monkeypatch, *argv):
-    monkeypatch.setattr(tool, "QUIZ_NOTEBOOK", tmp_path / "quiz.ipynb")
-    return tool.main(list(argv), environ={"QUIZ_SEED": SEED})
+    monkeypatch.setenv("QUIZ_SEED", SEED)
+    return in_process("quiz-variant", "--notebook", str(tmp_path / "quiz.ipynb"), "--no-release", *argv)
 
 
 def test_no_statement_of_a_secret_quiz_is_in_a_repository_file(tmp_path, monkeypatch, repository_text):
