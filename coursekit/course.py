@@ -67,21 +67,10 @@ def autograde(course_path, *flags, **env):
 def classroom(course_path, subcommand, *args):
     """Run `classroom SUBCOMMAND ARGS` (what a make target runs) in a course; it must succeed."""
     result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=course_path,
-                            env=nbgrader_env(), capture_output=True, text=True)
+                            env=nbgrader_env(),
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
     return result
-
-
-def in_process(subcommand, *args):
-    """Run `classroom SUBCOMMAND ARGS` in this process, in the current folder (a command with no nbgrader run in
-    it, a monkeypatch seen); its exit status."""
-    from classroom.app.main import command_class
-
-    app = command_class(subcommand)()
-    app.subcommand_name = subcommand  # its messages name it, as `classroom` has it say
-    app.initialize(list(args))
-    app.start()
-    return app.status
 
 
 def report(course_path, *flags):

@@ -73,7 +73,8 @@ class QuizVariantCommand(Command):
                               "knowingly (every student must then fetch the new one), recording its key: what `make "
                               "quiz-variant QUIZ_REPLACE=yes` passes.").tag(config=True)
     statements = Unicode("", help="The file of your own conceptual statements, kept outside the course (default: "
-                         "c.QuizStatements.path): what `make quiz-variant QUIZ_STATEMENTS=PATH` passes.").tag(config=True)
+                         "c.QuizStatements.path): what `make quiz-variant QUIZ_STATEMENTS=PATH` passes.").tag(
+        config=True)
     notebook = Unicode("", help="The quiz notebook to write (default: the one in the course's source/, as "
                        "nbgrader_config.py names it).").tag(config=True)
     release = Bool(True, help="Release the quiz once written (nbgrader generate_assignment, as `classroom release` "

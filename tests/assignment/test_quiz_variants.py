@@ -22,7 +22,6 @@ from classroom.quiz.variants import PUBLIC_SEED, draw
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT, load_notebook
 from classroom.quiz import notebook as tool
-from coursekit.course import in_process
 
 SEEDS = [f"fresh-test-seed-{i:04d}" for i in range(400)]
 VARIANTS = [draw(seed) for seed in SEEDS]
@@ -244,7 +243,7 @@ def test_a_wrong_set_is_told_what_it_got_wrong_and_how_many_it_left_out():
 # ---- the command ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("environ, said", [({}, "QUIZ_SEED is not set"),
                                            ({"QUIZ_SEED": "short-seed"}, "too few to stay secret")])
-def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkeypatch, tmp_path):
+def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkeypatch, tmp_path, in_process):
     monkeypatch.delenv("QUIZ_SEED", raising=False)
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
@@ -254,7 +253,7 @@ def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkey
     assert not (tmp_path / "quiz.ipynb").exists()
 
 
-def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path):
+def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path, in_process):
     seed = "an instructor's secret 7731"
     private = write_private(tmp_path)
     monkeypatch.setenv("QUIZ_SEED", seed)

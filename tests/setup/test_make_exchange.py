@@ -1,6 +1,6 @@
-"""`classroom exchange` (make exchange; classroom/app/exchange.py): nbgrader's exchange folder, rwx for everyone plus the sticky bit, at the
-root nbgrader reads from the course's configuration; where that needs root, the sudo command instead. And the
-course's folder in it, made with nbgrader's modes before any student can take the name."""
+"""`classroom exchange` (make exchange; classroom/app/exchange.py): nbgrader's exchange folder, rwx for everyone plus
+the sticky bit, at the root nbgrader reads from the course's configuration; where that needs root, the sudo command
+instead. And the course's folder in it, made with nbgrader's modes before any student can take the name."""
 import grp
 import os
 import stat
@@ -8,7 +8,6 @@ import stat
 import pytest
 
 from classroom.app import exchange as tool
-from coursekit.course import in_process
 
 
 
@@ -61,7 +60,8 @@ def test_a_course_folder_someone_else_took_is_refused_by_name(tmp_path):
     assert f"{taken} already exists and belongs to" in message and "Move it away" in message
 
 
-def test_the_command_makes_both_at_the_root_nbgrader_config_sets_and_says_where(tmp_path, monkeypatch, capsys):
+def test_the_command_makes_both_at_the_root_nbgrader_config_sets_and_says_where(tmp_path, monkeypatch, capsys,
+                                                                                  in_process):
     (tmp_path / "nbgrader_config.py").write_text(
         f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\nc.CourseDirectory.course_id = 'demo'\n")
     monkeypatch.chdir(tmp_path)
@@ -72,7 +72,7 @@ def test_the_command_makes_both_at_the_root_nbgrader_config_sets_and_says_where(
     assert f"{tmp_path / 'ex' / 'demo'}" in capsys.readouterr().out
 
 
-def test_the_command_line_names_the_group_and_an_unknown_option_is_refused(tmp_path, monkeypatch, capsys):
+def test_the_command_line_names_the_group_and_an_unknown_option_is_refused(tmp_path, monkeypatch, capsys, in_process):
     (tmp_path / "nbgrader_config.py").write_text(
         f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\nc.CourseDirectory.course_id = 'demo'\n")
     monkeypatch.chdir(tmp_path)
