@@ -93,20 +93,23 @@ def judge(results, named):
     return sorted(failed - named), sorted(named - failed)
 
 
-def run(jobs, junit):
-    """Run FILES with the plugin selection on nbgrader's config path; pytest's exit status."""
+def run(jobs, junit, files=FILES, select="", adapted=False):
+    """Run `files` of nbgrader's app tests (those of them `select`, pytest's -k, chooses) with the plugin selection on
+    nbgrader's config path, as they are or (`adapted`) with their set-up as nbgrader means it
+    (tools/nbgrader_adapted.py); pytest's exit status."""
     from classroom.plugins import SELECTION_FOLDER
 
     tests = nbgrader_tests()
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}  # not a worker of ours
-    env.update(JUPYTER_CONFIG_PATH=SELECTION_FOLDER,
+    env.update(JUPYTER_CONFIG_PATH=SELECTION_FOLDER, PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]),
                PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
     with tempfile.TemporaryDirectory(prefix="nbgrader-contract-") as folder:
         Path(folder, "pytest.ini").write_text("[pytest]\n")  # nbgrader's tests as they are, not this course's options
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", folder,
                    "-c", str(Path(folder, "pytest.ini")), f"--junitxml={junit}", "-o", "junit_family=xunit1",
                    *(["-n", str(jobs), "--dist", "load"] if jobs > 1 else ["-p", "no:xdist"]),
-                   *(str(tests / name) for name in FILES)]
+                   *(["-k", select] if select else []), *(["-p", "tools.nbgrader_adapted"] if adapted else []),
+                   *(str(tests / name) for name in files)]
         return subprocess.run(command, cwd=folder, env=env).returncode
 
 
