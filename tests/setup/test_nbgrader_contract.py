@@ -77,6 +77,27 @@ def test_the_document_gives_each_named_test_what_it_fails_on():
         == {("test_nbgrader_collect.py", "test_permissions"): "'755' == '777'"}
 
 
+def test_a_test_failing_on_its_set_up_passes_adapted_or_names_a_test_of_ours_that_exists():
+    row = ("| `test_nbgrader_releasefeedback.py::test_single_file` (fails on `unexpected return code: 1`; passes "
+           "adapted) | x | y |")
+    assert contract.adapted(row) == {("test_nbgrader_releasefeedback.py", "test_single_file")}
+    assert contract.reasons(row) == {("test_nbgrader_releasefeedback.py", "test_single_file"):
+                                     "unexpected return code: 1"}
+    text = contract.DOC.read_text(encoding="utf-8")
+    assert len(contract.adapted(text)) == 4 and contract.adapted(text) <= contract.documented(text)
+    assert len(contract.ours(text)) == 3
+    for file, function in contract.ours(text):
+        assert re.search(rf"^def {function}\(", (ROOT / file).read_text(), re.M), (file, function)
+
+
+def test_an_adapted_test_must_pass_every_parameter_and_run_at_all():
+    results = contract.outcomes(JUNIT)
+    assert contract.not_passing(results, {("test_nbgrader_autograde.py", "test_grade")}) == []
+    assert contract.not_passing(results, {("test_nbgrader_collect.py", "test_permissions"),
+                                          ("test_nbgrader_autograde.py", "test_gone")}) == [
+        ("test_nbgrader_autograde.py", "test_gone"), ("test_nbgrader_collect.py", "test_permissions")]
+
+
 def test_the_document_names_tests_as_file_and_function():
     text = ("| `test_nbgrader_collect.py::test_permissions` | 755 | why |\n"
             "not `test_x.py::test_y` nor test_nbgrader_a.py")
