@@ -84,3 +84,19 @@ def empty_gradebook(tmp_path_factory):
         patch.setenv("PATH", nbgrader_env()["PATH"])
         Gradebook(f"sqlite:///{path}", COURSE_ID).close()
     return path
+
+
+@pytest.fixture
+def in_process():
+    """`in_process(SUBCOMMAND, *ARGS)`: `classroom SUBCOMMAND ARGS` run in this process, in the current folder (so a
+    monkeypatch holds); its exit status."""
+    from classroom.app.main import command_class
+
+    def run(subcommand, *args):
+        app = command_class(subcommand)()
+        app.subcommand_name = subcommand  # its messages name it, as `classroom` has them
+        app.initialize(list(args))
+        app.start()
+        return app.status
+
+    return run

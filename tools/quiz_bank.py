@@ -6,7 +6,7 @@
 
 The plain form must never be committed: it holds the answer key. Unsealing recovers the key by trying every
 possible answer against the stored hashes. The bank serves the self-check of notebooks/05 only; the graded quiz
-is a parallel variant with other numbers and statements (tools/quiz_variant.py).
+is a parallel variant with other numbers and statements (classroom/quiz/notebook.py).
 """
 import argparse
 import json

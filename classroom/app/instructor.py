@@ -1,5 +1,6 @@
-"""The instructor's subcommands beside `classroom autograde` (classroom.autograde): release, feedback, grades,
-report, the decisions about one student (extension, drop, decisions), and quiz-key. Each does its work through the
+"""The instructor's subcommands beside `classroom autograde` (classroom.autograde), `classroom exchange`
+(classroom/app/exchange.py) and `classroom quiz-variant` (classroom/app/quiz.py): release, feedback, grades, report,
+the decisions about one student (extension, drop, decisions), and quiz-key. Each does its work through the
 module that owns it; this file holds only what the command line and the configuration say."""
 import subprocess
 import sys
@@ -34,14 +35,20 @@ class ReleaseCommand(Command):
     flags = {"replace-quiz": ({"ReleaseCommand": {"replace_quiz": True}}, replace_quiz.help)}
 
     def run(self):
-        if not self.replace_quiz:
-            status = QuizKeyCommand.check(self, self.assignment)
-            if status:
-                return status
-        status = subprocess.call(nbgrader_command("generate_assignment", self.assignment, "--force"))
-        if status or not self.replace_quiz:
+        return release(self, self.assignment, self.replace_quiz)
+
+
+def release(app, assignment, replace_quiz=False):
+    """nbgrader generate_assignment of `assignment` for the command `app`, refusing a changed graded quiz once it is
+    handed out, or (`replace_quiz`) putting it in knowingly and recording its key; the exit status."""
+    if not replace_quiz:
+        status = QuizKeyCommand.check(app, assignment)
+        if status:
             return status
-        return QuizKeyCommand.accept(self, self.assignment)
+    status = subprocess.call(nbgrader_command("generate_assignment", assignment, "--force"))
+    if status or not replace_quiz:
+        return status
+    return QuizKeyCommand.accept(app, assignment)
 
 
 class QuizKeyCommand(Command):

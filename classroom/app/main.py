@@ -20,7 +20,9 @@ from .base import PROG, strict_loader
 DESCRIPTION = __doc__.split("\n\n")[0]
 # name: (the application, what it does): the order is the order of a course's cycle, then the learner's
 SUBCOMMANDS = {
+    "exchange": ("classroom.app.exchange.ExchangeCommand", "Once per machine: the exchange and the course's folder."),
     "release": ("classroom.app.instructor.ReleaseCommand", "Write release/ from source/, keeping a handed-out quiz."),
+    "quiz-variant": ("classroom.app.quiz.QuizVariantCommand", "Draw the graded quiz from a secret seed, release it."),
     "quiz-key": ("classroom.app.instructor.QuizKeyCommand", "Refuse a changed graded quiz, or record its key."),
     "autograde": ("classroom.autograde.ClassroomAutogradeApp", "Grade a class, every student's code sandboxed."),
     "feedback": ("classroom.app.instructor.FeedbackCommand", "Write the feedback pages, after any grading run."),

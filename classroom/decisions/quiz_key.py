@@ -1,12 +1,12 @@
 """Once a graded quiz is handed out, the key it is graded with is the key of the quiz the students fetched.
 
-A variant's questions and its key come together from one seed (tools/quiz_variant.py): a new variant written after
+A variant's questions and its key come together from one seed (`classroom quiz-variant`): a new variant written after
 students fetched the old one would grade their answers against questions they never saw. So the quiz's key (a digest
 of its grade cells, `quiz_*`, hidden tests included) is fixed when the quiz is handed out, in the course's decisions
 (classroom.decisions, `quiz_keys`), and every command that would change it refuses, saying why and how to do it
 knowingly:
 
-  make quiz-variant   tools/quiz_variant.py refuses to rewrite the quiz (`refusal`);
+  make quiz-variant   `classroom quiz-variant` refuses to rewrite the quiz (`refusal`);
   make release        this module's command refuses to put a changed quiz into the gradebook (`classroom
                       quiz-key ASSIGNMENT`, before nbgrader generate_assignment);
   make autograde      the driver refuses to grade with a key other than the handed-out one (the formgrader's
@@ -28,7 +28,7 @@ from ..bookkeeping import digest as key_digest
 from ..bookkeeping import lock
 from . import store as decisions
 
-PREFIX = "quiz_"  # the grade ids of a quiz's checks (tools/quiz_variant.py: quiz_<question id>)
+PREFIX = "quiz_"  # the grade ids of a quiz's checks (classroom/quiz/notebook.py: quiz_<question id>)
 KNOWINGLY = ("To hand out another quiz knowingly (every student must then fetch it, and is graded with its key): "
              "`make quiz-variant QUIZ_SEED=<seed> QUIZ_REPLACE=yes`, or after an edit by hand `make release "
              "QUIZ_REPLACE=yes`.")

@@ -5,7 +5,7 @@ public repository holds the graded quiz's source; so the graded quiz is a *varia
 a score is; why the root and not d_k; what a saturated row loses; why a classifier's softmax with cross-entropy does
 not stall; what dividing does not change), with other numbers, other statements and the letters shuffled, drawn
 from a seed. The repository ships the variant of the public seed PUBLIC_SEED; an instructor draws one of their own
-from a secret seed (`make quiz-variant QUIZ_SEED=...`, tools/quiz_variant.py), keeps the seed, and never publishes
+from a secret seed (`make quiz-variant QUIZ_SEED=...`, classroom/app/quiz.py), keeps the seed, and never publishes
 the regenerated source/.
 
 A secret variant reuses no question's numbers from the public variant, and no number answer comes within 5 % of a
@@ -46,7 +46,7 @@ def published():
 def draw(seed, statements=None):
     """The variant of `seed` with the conceptual statements `statements` (classroom.quiz.statements.read; None: the
     demo's, public): five Questions (classroom.quiz.draws), the same for the same seed and statements on any
-    machine. tools/quiz_variant.py draws a class's quiz only with the instructor's private statements."""
+    machine. `classroom quiz-variant` draws a class's quiz only with the instructor's private statements."""
     statements = statement_files.demo() if statements is None else statements
     if seed == PUBLIC_SEED:
         return _draw(seed, Avoid(answers=self_check_answers()), statements)

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 from classroom.quiz.variants import PUBLIC_SEED, draw
 from coursekit.trial_course import RELEASED
-from tools.quiz_variant import HIDDEN_TEST_FRAGMENTS
+from classroom.quiz.notebook import HIDDEN_TEST_FRAGMENTS
 
 QUESTIONS = list(draw(PUBLIC_SEED))
 RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}

@@ -1,4 +1,5 @@
-"""The accounts, groups, course directory and exchange of a class on JupyterHub (run as root; stdlib only).
+"""The accounts, groups, course directory and exchange of a class on JupyterHub (run as root; stdlib only, but for
+`demo`, which runs in the shared environment and makes the exchange as `classroom exchange` does).
 
     python hub_class.py check-node  # make hub: the Node.js the proxy needs (package.json's engines), or stop
     python hub_class.py class --instructors T [TA] --students S ...
@@ -16,7 +17,6 @@ and why".
 """
 import argparse
 import grp
-import importlib.util
 import json
 import os
 import pwd
@@ -124,20 +124,12 @@ def as_user(name, found, *command, cwd, umask=-1):
                           umask=umask)
 
 
-def _tool(name):
-    """tools/<name>.py of this repository as a module (make_exchange: the one place the exchange is made)."""
-    spec = importlib.util.spec_from_file_location(f"sqdk_{name}", REPO / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def make_course(found, owner, record):
     """The course directory (group: instructors, 2770, nobody else may enter) with this repository's course files
     (folders 2775, files 0664 inside, as the instructors' umask makes them),
     owned by the instructor `owner`, who generates the assignment into the gradebook; and the exchange (root's,
     0755: nobody else makes anything in it) with the course's folder in it, `owner`'s, group-shared with the
-    instructors (tools/make_exchange.py)."""
+    instructors (classroom/app/exchange.py, what `classroom exchange` runs)."""
     course = Path(found["course"])
     make_folder(course, record)
     make_folder(found["exchange"], record)
@@ -157,7 +149,8 @@ def make_course(found, owner, record):
             os.chmod(Path(folder) / name, 0o664)  # as the instructors' umask 002 makes them
     os.chown(course, 0, gid)  # the folder itself stays root's, and lets nobody else in
     os.chmod(course, 0o2770)
-    exchange = _tool("make_exchange")
+    from classroom.app import exchange  # the one place the exchange is made; this runs in the shared environment
+
     for refused in (exchange.make_exchange(found["exchange"], exchange.CLOSED),
                     exchange.make_course_folder(found["exchange"], course_id(course), uid, gid, groupshared=True)):
         if refused:

@@ -1,6 +1,6 @@
 """The five quiz questions as graded answer cells of the score_gradient assignment, judged by the real grader.
 
-The graded notebook is the variant of the public seed (tools/quiz_variant.py --public;
+The graded notebook is the variant of the public seed (classroom quiz-variant --public;
 tests/assignment/test_quiz_variants.py checks that and runs its grade cells in plain Python). Here its grade cells run
 exactly as autograding runs them (classroom.trusted.verdict.decide: the check code in this process, the student's answer
 cells in a separate child, in the sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings
@@ -13,7 +13,7 @@ from classroom.trusted.verdict import decide
 from coursekit.trial_course import LAUNCHER
 from coursekit.quiz.answers import QUESTIONS, RIGHT
 from coursekit.repository import ROOT, load_notebook
-from tools import quiz_variant as tool
+from classroom.quiz import notebook as tool
 
 SOURCE = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "intuition_quiz.ipynb"

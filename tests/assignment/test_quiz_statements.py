@@ -1,6 +1,6 @@
 """Nothing in the public repository decides a graded statement (issue 36): a secret quiz's conceptual statements come
 from the instructor's own file, kept outside the repository and the course (classroom.quiz.statements,
-tools/quiz_variant.py), and no statement of a generated quiz, true or false, is written in any repository file."""
+classroom quiz-variant), and no statement of a generated quiz, true or false, is written in any repository file."""
 import json
 import re
 import shutil
@@ -11,7 +11,7 @@ import pytest
 from classroom.quiz import statements as statement_files
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
-from tools import quiz_variant as tool
+from classroom.app import quiz as tool
 
 SEED = "an instructor's secret 4410"
 OPTION = re.compile(r"^- \*\*[a-z]\)\*\* (.+)$", re.M)
@@ -43,14 +43,16 @@ def statements_of(quiz_path):
     return [m for cell in cells if cell["cell_type"] == "markdown" for m in OPTION.findall("".join(cell["source"]))]
 
 
-def generate(tmp_path, monkeypatch, *argv):
-    monkeypatch.setattr(tool, "QUIZ_NOTEBOOK", tmp_path / "quiz.ipynb")
-    return tool.main(list(argv), environ={"QUIZ_SEED": SEED})
+@pytest.fixture
+def generate(tmp_path, monkeypatch, in_process):
+    """`generate(*ARGV)`: `classroom quiz-variant ARGV` writing tmp_path/quiz.ipynb from SEED; its exit status."""
+    monkeypatch.setenv("QUIZ_SEED", SEED)
+    return lambda *argv: in_process("quiz-variant", "--notebook", str(tmp_path / "quiz.ipynb"), "--no-release", *argv)
 
 
-def test_no_statement_of_a_secret_quiz_is_in_a_repository_file(tmp_path, monkeypatch, repository_text):
+def test_no_statement_of_a_secret_quiz_is_in_a_repository_file(tmp_path, monkeypatch, repository_text, generate):
     private = write_private(tmp_path)
-    assert generate(tmp_path, monkeypatch, "--statements", str(private)) == 0
+    assert generate("--statements", str(private)) == 0
     options = statements_of(tmp_path / "quiz.ipynb")
     assert len(options) == 5 + 5 + 5 + 4  # questions 2 to 5
     found = [text for text in options if normalised(text) in repository_text]
@@ -65,20 +67,20 @@ def test_the_search_finds_the_public_demos_statements(repository_text):
     assert conceptual and all(normalised(text) in repository_text for text in conceptual)
 
 
-def test_a_secret_quiz_without_private_statements_is_refused(tmp_path, monkeypatch, capsys):
-    assert generate(tmp_path, monkeypatch) == 2
+def test_a_secret_quiz_without_private_statements_is_refused(tmp_path, monkeypatch, capsys, generate):
+    assert generate() == 2
     err = capsys.readouterr().err
     assert "c.QuizStatements.path" in err and "demo_statements.json" in err and "Nothing was written" in err
     assert not (tmp_path / "quiz.ipynb").exists()
 
 
-def test_statements_inside_the_repository_or_copied_from_the_demo_are_refused(tmp_path, monkeypatch, capsys):
-    assert generate(tmp_path, monkeypatch, "--statements", str(statement_files.DEMO)) == 2
+def test_statements_inside_the_repository_or_copied_from_the_demo_are_refused(tmp_path, monkeypatch, capsys, generate):
+    assert generate("--statements", str(statement_files.DEMO)) == 2
     assert "which students may read" in capsys.readouterr().err
     copy = tmp_path / "elsewhere" / "mine.json"
     copy.parent.mkdir()
     shutil.copy(statement_files.DEMO, copy)
-    assert generate(tmp_path, monkeypatch, "--statements", str(copy)) == 2
+    assert generate("--statements", str(copy)) == 2
     assert "wording(s) of the public demo" in capsys.readouterr().err
     assert not (tmp_path / "quiz.ipynb").exists()
 

@@ -1,4 +1,4 @@
-"""Graded quiz variants (classroom.quiz.variants, tools/quiz_variant.py): a published key is worth no more than
+"""Graded quiz variants (classroom.quiz.variants, classroom quiz-variant): a published key is worth no more than
 guessing, every key is right by arithmetic done here, and the notebook's grade cells judge answers as promised.
 
 The grade cells are run here in plain Python, as a student's kernel runs them (an unanswered question leaves its
@@ -21,7 +21,7 @@ from classroom.quiz import statements as statement_files
 from classroom.quiz.variants import PUBLIC_SEED, draw
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT, load_notebook
-from tools import quiz_variant as tool
+from classroom.quiz import notebook as tool
 
 SEEDS = [f"fresh-test-seed-{i:04d}" for i in range(400)]
 VARIANTS = [draw(seed) for seed in SEEDS]
@@ -82,7 +82,7 @@ def test_a_published_key_scores_no_better_than_guessing(who, answers):
 
 def test_the_committed_quiz_is_the_public_variant():
     built = tool.quiz_notebook(draw(PUBLIC_SEED))
-    assert shape(load_notebook(SOURCE)) == shape(built), "run `tools/quiz_variant.py --public`, then `make release`"
+    assert shape(load_notebook(SOURCE)) == shape(built), "run `classroom quiz-variant --public`"
     assert solutions(load_notebook(SOURCE)) == {n: q.answer if q.kind != "number" else pytest.approx(q.key, rel=1e-5)
                                                 for n, q in enumerate(draw(PUBLIC_SEED), start=1)}
 
@@ -243,28 +243,30 @@ def test_a_wrong_set_is_told_what_it_got_wrong_and_how_many_it_left_out():
 # ---- the command ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("environ, said", [({}, "QUIZ_SEED is not set"),
                                            ({"QUIZ_SEED": "short-seed"}, "too few to stay secret")])
-def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(tool, "QUIZ_NOTEBOOK", tmp_path / "quiz.ipynb")
-    with pytest.raises(SystemExit) as stop:
-        tool.main([], environ=environ)
+def test_the_command_refuses_without_a_secret_seed(environ, said, capsys, monkeypatch, tmp_path, in_process):
+    monkeypatch.delenv("QUIZ_SEED", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    status = in_process("quiz-variant", "--notebook", str(tmp_path / "quiz.ipynb"))
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and said in err and "make quiz-variant QUIZ_SEED=" in err
+    assert status == 2 and said in err and "make quiz-variant QUIZ_SEED=" in err
     assert not (tmp_path / "quiz.ipynb").exists()
 
 
-def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path):
+def test_the_command_writes_the_variant_and_never_the_seed(monkeypatch, tmp_path, in_process):
     seed = "an instructor's secret 7731"
     private = write_private(tmp_path)
-    monkeypatch.setattr(tool, "QUIZ_NOTEBOOK", tmp_path / "quiz.ipynb")
-    assert tool.main(["--statements", str(private)], environ={"QUIZ_SEED": seed}) == 0
+    monkeypatch.setenv("QUIZ_SEED", seed)
+    assert in_process("quiz-variant", "--statements", str(private), "--notebook", str(tmp_path / "quiz.ipynb"),
+                      "--no-release") == 0
     text = (tmp_path / "quiz.ipynb").read_text()
     built = tool.quiz_notebook(draw(seed, statement_files.read(private)))
     assert shape(load_notebook(tmp_path / "quiz.ipynb")) == shape(built)
     for secret in (seed, hashlib.sha256(f"quiz-variant|{seed}".encode()).hexdigest()):
         assert secret not in text
     makefile = (ROOT / "Makefile").read_text()
-    recipe = r"^quiz-variant: .*\n\t\$\(BIN\)/python -m tools\.quiz_variant .*\n\t\$\(MAKE\) -f .+ release .*$"
-    assert re.search(recipe, makefile, re.M)
+    recipe = r"^quiz-variant: .*\n\t\$\(CLASSROOM\) quiz-variant .*\\\n\t .*--statements.*\n\n"
+    assert re.search(recipe, makefile, re.M)  # the seed from the environment: make never prints it
 
 
 def test_the_why_question_gives_nothing_away_by_length():

@@ -13,10 +13,6 @@ from classroom.app.main import SUBCOMMANDS, command_class
 from coursekit.trial_course import nbgrader_env
 from coursekit.repository import ROOT
 
-# Make targets of the course that are not `classroom` subcommands, and why: `exchange` is run once per machine as root,
-# with any Python, also by deploy/jupyterhub/hub_class.py, which loads tools/make_exchange.py by its path;
-# `quiz-variant` rewrites this repository's own source/ (tools/quiz_variant.py), then runs `classroom release`.
-NOT_ALIASES = {"exchange", "quiz-variant"}
 # Subcommands with no target of their own, and why: `quiz-key` is a step of `classroom release` (make release).
 NO_TARGET = {"quiz-key"}
 
@@ -61,8 +57,6 @@ def test_every_course_target_is_an_alias_of_a_subcommand_and_every_subcommand_ha
     assert {"autograde", "report", "exercise", "check-exercise", "lms-grades"} <= set(targets)
     aliased = {}
     for target, recipe in targets.items():
-        if target in NOT_ALIASES:
-            continue
         called = re.findall(r"\$\((?:CLASSROOM|BIN\)/classroom)\)? ([\w-]+)", recipe)
         assert len(called) == 1, f"make {target} should run one `classroom` subcommand: {recipe}"
         assert called[0] in SUBCOMMANDS, (target, called[0])

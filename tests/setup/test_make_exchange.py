@@ -1,12 +1,13 @@
-"""`make exchange` (tools/make_exchange.py): nbgrader's exchange folder, rwx for everyone plus the sticky bit, at the
-root nbgrader reads from the course's configuration; where that needs root, the sudo command instead. And the
-course's folder in it, made with nbgrader's modes before any student can take the name."""
+"""`classroom exchange` (make exchange; classroom/app/exchange.py): nbgrader's exchange folder, rwx for everyone plus
+the sticky bit, at the root nbgrader reads from the course's configuration; where that needs root, the sudo command
+instead. And the course's folder in it, made with nbgrader's modes before any student can take the name."""
+import grp
 import os
 import stat
 
 import pytest
 
-from tools import make_exchange as tool
+from classroom.app import exchange as tool
 
 
 
@@ -31,12 +32,6 @@ def test_without_the_right_to_create_it_names_the_sudo_command(tmp_path, monkeyp
     monkeypatch.setattr(tool.os, "makedirs", refuse)
     message = tool.make_exchange(str(tmp_path / "not yet"))
     assert f"sudo install -d -m 1777 '{tmp_path / 'not yet'}'" in message
-
-
-def test_the_root_is_the_one_nbgrader_config_sets(tmp_path, monkeypatch):
-    (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\n")
-    monkeypatch.chdir(tmp_path)
-    assert tool.exchange_root() == str(tmp_path / "ex")
 
 
 def test_the_course_folder_is_made_with_nbgraders_modes_and_a_sticky_inbound(tmp_path):
@@ -65,14 +60,28 @@ def test_a_course_folder_someone_else_took_is_refused_by_name(tmp_path):
     assert f"{taken} already exists and belongs to" in message and "Move it away" in message
 
 
-def test_the_command_makes_both_and_says_where(tmp_path, monkeypatch, capsys):
+def test_the_command_makes_both_at_the_root_nbgrader_config_sets_and_says_where(tmp_path, monkeypatch, capsys,
+                                                                                  in_process):
     (tmp_path / "nbgrader_config.py").write_text(
         f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\nc.CourseDirectory.course_id = 'demo'\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("SUDO_UID", raising=False)
-    assert tool.main([]) == 0
+    assert in_process("exchange") == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "ex").st_mode) == 0o1777
     assert (tmp_path / "ex" / "demo" / "inbound").is_dir()
     assert f"{tmp_path / 'ex' / 'demo'}" in capsys.readouterr().out
+
+
+def test_the_command_line_names_the_group_and_an_unknown_option_is_refused(tmp_path, monkeypatch, capsys, in_process):
+    (tmp_path / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.Exchange.root = {str(tmp_path / 'ex')!r}\nc.CourseDirectory.course_id = 'demo'\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        in_process("exchange", "--gruop", "x")
+    assert "did you mean 'group'?" in capsys.readouterr().err and not (tmp_path / "ex").exists()
+    group = grp.getgrgid(os.getegid()).gr_name
+    assert in_process("exchange", "--group", group, "--CourseDirectory.groupshared=True") == 0
+    assert stat.S_IMODE(os.stat(tmp_path / "ex" / "demo").st_mode) == 0o2775
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving folders to another account needs root")

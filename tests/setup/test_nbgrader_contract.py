@@ -22,7 +22,8 @@ from tools import nbgrader_contract as contract
 def test_nbgraders_own_app_tests_fail_with_our_plugins_only_where_the_document_says_why():
     result = subprocess.run([sys.executable, "-m", "tools.nbgrader_contract"], cwd=ROOT, capture_output=True, text=True)
     summary = [line for line in result.stdout.splitlines() if line.startswith(("nbgrader's app tests", "FAILED and",
-                                                                              "Named in", "pytest wrote", "Failed for"))]
+                                                                              "Named in", "pytest wrote", "Failed for",
+                                                                              "Did not pass"))]
     assert result.returncode == 0, "\n".join(summary) or result.stdout[-3000:] + result.stderr[-3000:]
 
 
@@ -75,6 +76,27 @@ def test_the_document_gives_each_named_test_what_it_fails_on():
     assert set(contract.reasons(text)) == contract.documented(text)
     assert contract.reasons("| `test_nbgrader_collect.py::test_permissions` (fails on `'755' == '777'`) | x | y |") \
         == {("test_nbgrader_collect.py", "test_permissions"): "'755' == '777'"}
+
+
+def test_a_test_failing_on_its_set_up_passes_adapted_or_names_a_test_of_ours_that_exists():
+    row = ("| `test_nbgrader_releasefeedback.py::test_single_file` (fails on `unexpected return code: 1`; passes "
+           "adapted) | x | y |")
+    assert contract.adapted(row) == {("test_nbgrader_releasefeedback.py", "test_single_file")}
+    assert contract.reasons(row) == {("test_nbgrader_releasefeedback.py", "test_single_file"):
+                                     "unexpected return code: 1"}
+    text = contract.DOC.read_text(encoding="utf-8")
+    assert len(contract.adapted(text)) == 4 and contract.adapted(text) <= contract.documented(text)
+    assert len(contract.ours(text)) == 3
+    for file, function in contract.ours(text):
+        assert re.search(rf"^def {function}\(", (ROOT / file).read_text(), re.M), (file, function)
+
+
+def test_an_adapted_test_must_pass_every_parameter_and_run_at_all():
+    results = contract.outcomes(JUNIT)
+    assert contract.not_passing(results, {("test_nbgrader_autograde.py", "test_grade")}) == []
+    assert contract.not_passing(results, {("test_nbgrader_collect.py", "test_permissions"),
+                                          ("test_nbgrader_autograde.py", "test_gone")}) == [
+        ("test_nbgrader_autograde.py", "test_gone"), ("test_nbgrader_collect.py", "test_permissions")]
 
 
 def test_the_document_names_tests_as_file_and_function():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from coursekit import trial_course
 from coursekit.trial_course import COURSE_ID
-from tools import make_exchange
+from classroom.app import exchange as make_exchange
 
 TS = "2024-05-01 10:00:00.000000 UTC"
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable  # one every account may run

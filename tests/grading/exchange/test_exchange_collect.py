@@ -1,7 +1,7 @@
 """`nbgrader collect` from a real shared exchange, with this course's nbgrader_config.py (classroom.plugins.
 exchange_collect, exchange_submit, classroom.intake).
 
-The exchange is made as `make exchange` makes it (tools/make_exchange.py: the course's folder is the instructor's
+The exchange is made as `make exchange` makes it (classroom/app/exchange.py: the course's folder is the instructor's
 before any student acts). Two OS accounts are made with useradd where the machine allows it (root, useradd present;
 otherwise the tests that need them skip): `victim` hands in with the real `nbgrader submit` (SafeSubmit), then
 garbles their own timestamp.txt; `mallory` hands in a folder of her own holding symbolic links to the instructor's

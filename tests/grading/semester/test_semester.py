@@ -197,9 +197,8 @@ def test_a_handed_out_quiz_keeps_its_key(place):
 
     # the quiz is edited anyway (here: another variant written knowingly), then put into the gradebook
     env = trial_course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
-    subprocess.run([sys.executable, "-m", "tools.quiz_variant", "--replace-handed-out", "--statements", str(private)],
-                   cwd=place, env=env,
-                   check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "classroom.app", "quiz-variant", "--replace-handed-out", "--no-release",
+                    "--statements", str(private)], cwd=place, env=env, check=True, capture_output=True)
     refused = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
                              capture_output=True, text=True)  # what `make release` runs before generate_assignment
     assert refused.returncode == 2 and "Nothing was changed" in refused.stderr

@@ -1,5 +1,5 @@
-"""`make exchange`: create nbgrader's exchange folder, at the path this course's configuration gives it, and the
-course's own folder in it, owned by the instructor, before any student can take that name.
+"""`classroom exchange` (make exchange): create nbgrader's exchange folder, at the path this course's configuration
+gives it, and the course's own folder in it, owned by the instructor, before any student can take that name.
 
 The path is `c.Exchange.root` as nbgrader itself reads it (nbgrader_config.py here, ~/.jupyter/nbgrader_config.py,
 ...), by default nbgrader's own /usr/local/share/nbgrader/exchange. The folder is made as nbgrader's
@@ -14,36 +14,22 @@ CourseDirectory.groupshared, for an instructors' group: --group), plus the stick
 a hand-in there but never rename or delete another's. Made here, the name cannot be taken by a student before the
 first Release (nbgrader would then refuse: "You don't own the directory"). INSTRUCTORS.md, "One machine".
 """
-import argparse
 import grp
 import os
 import pwd
 import shlex
 import stat
-import sys
+
+from nbgrader.exchange.default.exchange import Exchange
+from traitlets import Unicode
+
+from .base import Command
 
 MODE = 0o1777  # rwx for everyone (nbgrader's 0777) plus the sticky bit
 CLOSED = 0o755  # the hub's: only root makes a course's folder (classroom/plugins/exchange_root.py)
 # nbgrader's modes (release_assignment, release_feedback): without and with CourseDirectory.groupshared.
 COURSE_FOLDERS = {"": (0o755, 0o2775), "outbound": (0o755, 0o2775), "inbound": (0o3733, 0o3773),
                   "feedback": (0o711, 0o2771)}
-
-
-def course_settings():
-    """(exchange root, course id, groupshared) as nbgrader reads them when run from the current folder."""
-    from nbgrader.apps.baseapp import NbGrader
-    from nbgrader.coursedir import CourseDirectory
-    from nbgrader.exchange.default.exchange import Exchange
-
-    app = NbGrader()
-    app.load_config_file()
-    coursedir = CourseDirectory(config=app.config)
-    return Exchange(config=app.config).root, coursedir.course_id, coursedir.groupshared
-
-
-def exchange_root():
-    """The exchange root nbgrader uses when run from the current folder."""
-    return course_settings()[0]
 
 
 def make_exchange(root, mode=MODE):
@@ -100,27 +86,33 @@ def _owner(account):
     return os.geteuid(), os.getegid()
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--owner", help="the instructor who owns the course's folder (default: who ran sudo, or you)")
-    parser.add_argument("--group", help="the instructors' group of the course's folder (with groupshared)")
-    args = parser.parse_args(argv)
-    root, course_id, groupshared = course_settings()
-    refused = make_exchange(root)
-    if refused:
-        print(refused, file=sys.stderr)
-        return 1
-    uid, gid = _owner(args.owner)
-    if args.group:
-        gid = grp.getgrnam(args.group).gr_gid
-    refused = make_course_folder(root, course_id, uid, gid, groupshared)
-    if refused:
-        print(refused, file=sys.stderr)
-        return 1
-    print(f"The exchange {root} is ready (mode {oct(MODE)[2:]}), with the course's folder "
-          f"{os.path.join(root, course_id)} (owner {_name(uid)}).")
-    return 0
+class ExchangeCommand(Command):
+    """`classroom exchange [--owner ACCOUNT] [--group GROUP]` (see the module): once per machine, as root where the
+    exchange's folder needs it."""
 
+    description = ("Create nbgrader's exchange at c.Exchange.root (mode 1777) and the course's folder in it, owned by "
+                   "the instructor, before any student can take the name; without the rights, print the sudo command.")
+    owner = Unicode("", help="The instructor who owns the course's folder (default: the account that ran sudo, or "
+                    "you).").tag(config=True)
+    group = Unicode("", help="The instructors' group of the course's folder (with "
+                    "CourseDirectory.groupshared).").tag(config=True)
+    aliases = {"owner": "ExchangeCommand.owner", "group": "ExchangeCommand.group"}
 
-if __name__ == "__main__":
-    sys.exit(main())
+    extra_classes = (Exchange,)
+
+    def run(self):
+        root, course_id = Exchange(config=self.config).root, self.coursedir.course_id
+        refused = make_exchange(root)
+        if refused:
+            self.say(refused, error=True)
+            return 1
+        uid, gid = _owner(self.owner)
+        if self.group:
+            gid = grp.getgrnam(self.group).gr_gid
+        refused = make_course_folder(root, course_id, uid, gid, self.coursedir.groupshared)
+        if refused:
+            self.say(refused, error=True)
+            return 1
+        self.say(f"The exchange {root} is ready (mode {oct(MODE)[2:]}), with the course's folder "
+                 f"{os.path.join(root, course_id)} (owner {_name(uid)}).")
+        return 0
