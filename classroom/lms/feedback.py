@@ -15,7 +15,6 @@ The zip is deterministic (classroom.lms.release_zip.write_zip): the same pages g
 import glob
 import os
 import re
-import sys
 
 
 from . import collect_zip, member_names

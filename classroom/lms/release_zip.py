@@ -7,7 +7,6 @@ The files are those nbgrader's release would copy (CourseDirectory.ignore and .i
 after the assignment, so a student who unzips gets score_gradient/score_gradient.ipynb and its neighbours.
 """
 import os
-import sys
 import zipfile
 
 from .. import atomic

@@ -70,7 +70,7 @@ def journey(tmp_path_factory, released_course):
     graded = trial_course.autograde(path)
     assert graded.returncode == 0, graded.stderr[-3000:]
     # Manual Grading is finished before the grades go back: each derivation read, 0 given (scores as graded)
-    with mock.patch.dict(os.environ, PATH=course.nbgrader_env()["PATH"]), course.gradebook(path) as gb:
+    with mock.patch.dict(os.environ, PATH=trial_course.nbgrader_env()["PATH"]), trial_course.gradebook(path) as gb:
         for grade in gb.db.query(Grade).filter(Grade.needs_manual_grade):
             grade.manual_score, grade.needs_manual_grade = 0.0, False
         gb.db.commit()
