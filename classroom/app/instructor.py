@@ -42,7 +42,7 @@ def release(app, assignment, replace_quiz=False):
     """nbgrader generate_assignment of `assignment` for the command `app`, refusing a changed graded quiz once it is
     handed out, or (`replace_quiz`) putting it in knowingly and recording its key; the exit status."""
     if not replace_quiz:
-        status = QuizKeyCommand.check(app, assignment)
+        status = QuizKeyCommand.refuse_changed(app, assignment)
         if status:
             return status
     status = subprocess.call(nbgrader_command("generate_assignment", assignment, "--force"))

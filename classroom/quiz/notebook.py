@@ -77,7 +77,7 @@ def _hidden(n, q):
     return lines + [
         "    _missed = len(set(_key) - set(_given))",
         f'    _said = [f"{{letter}}) {{_why[letter]}}" for letter in _given if letter in _why]',
-        '    _said += [f"Your set leaves out {_missed} true statement(s)."] if _missed else []',
+        '    _said += [f"Your set leaves out {_missed} of the true statements."] if _missed else []',
         f'    raise AssertionError(" ".join(["Question {n} is not right.", *_said]))']
 
 

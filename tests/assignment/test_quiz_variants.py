@@ -237,7 +237,7 @@ def test_a_wrong_set_is_told_what_it_got_wrong_and_how_many_it_left_out():
             said = run(check, answer_3=set(q.key) | {false[0]})
             assert f"{false[0]}) False" in said and "leaves out" not in said
         said = run(check, answer_3=set(q.key[1:]))
-        assert said is None or said.endswith("Your set leaves out 1 true statement(s).")
+        assert said is None or said.endswith("Your set leaves out 1 of the true statements.")
 
 
 # ---- the command ----------------------------------------------------------------------------------------------
