@@ -17,6 +17,16 @@ pytest_plugins = ["coursekit.parts", "pytester"]
 collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
 
 TESTS = Path(__file__).resolve().parent
+RUN_STARTED = "SQDK_TESTS_STARTED"  # the run's "now", the same in every pytest-xdist worker (semester_class.NOW)
+
+
+def pytest_configure(config):
+    """The controller sets the run's "now" before it starts its workers, which inherit it (each worker's configure
+    keeps it): a class graded once by one worker and read by all has one due date."""
+    import datetime
+    import os
+
+    os.environ.setdefault(RUN_STARTED, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
 LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_corpus.py", "hub/test_hub_class.py",

@@ -6,6 +6,7 @@ wait for it and take copies): each test file imports the fixtures `semester` (it
 `place` (a copy of that for one test) from here."""
 import datetime
 import json
+import os
 import shutil
 import subprocess
 
@@ -18,7 +19,8 @@ from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.quiz.answers import RIGHT, quiz_notebook
 
 QUIZ = "intuition_quiz"
-NOW = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+# the test run's start, the same in every pytest-xdist worker (tests/conftest.py), as naive UTC
+NOW = datetime.datetime.strptime(os.environ["SQDK_TESTS_STARTED"], "%Y-%m-%d %H:%M:%S")
 DUE = NOW - datetime.timedelta(days=2)  # UTC
 OFFSET = datetime.timedelta(hours=-5)
 
