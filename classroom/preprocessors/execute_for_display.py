@@ -4,7 +4,9 @@ they arrive, the grader's marks recorded as data) made to survive anything and t
 student's own cells once, so the feedback shows their outputs; nothing there decides a grade. A cell may run `timeout`
 seconds on the clock (nbgrader's c.Execute.timeout; None: no limit of its own), and all cells together
 `total_seconds`, which holds whatever `timeout` says: with no time limit at all one submission could hold up the
-grading of the whole class. A cell that runs into either, or a kernel that dies, stops the run: the grader writes an
+grading of the whole class. A cell that runs into its own limit is interrupted and, once its kernel answers, the next
+cell runs; one that runs into `total_seconds`, a kernel that does not answer within nbclient's iopub_timeout once
+interrupted, or a kernel that dies, stops the run: the grader writes an
 error output named by its kind (classroom.trusted.failures: TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for each cell
 after), and records it. For assignments of nbgrader's design it does nothing (SandboxedExecute runs those).
 """
@@ -94,7 +96,9 @@ class ExecuteForDisplay(SandboxedExecute):
             self.mark(cell, index, failures.CRASHED, f"the grader could not go on after this cell "
                                                      f"({type(exc).__name__}: {exc})")
             return f"failed in a way the grader could not recover from ({type(exc).__name__})"
-        return f"ran past {self._overran()}" if self._interrupted else None
+        # A cell interrupted at its own limit whose kernel answered leaves the kernel usable: the next cell runs, as
+        # in nbgrader; only the limit of all cells together (or a kernel that no longer answers) stops the run.
+        return f"ran past {self._overran()}" if self._interrupted and self._limit and self._limit[1] else None
 
     def on_cell_executed(self, **kwargs):
         """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""

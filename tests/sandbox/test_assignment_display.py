@@ -42,4 +42,26 @@ def test_the_display_run_marks_what_it_cut_stopped_and_skipped(tmp_path, launche
     assert kinds(flood) == [failures.OUTPUT_CUT] and "more" not in str(flood.outputs)
     assert graded.outputs == []
     assert kinds(loop)[-1] == failures.TIMED_OUT
-    assert kinds(after) == [failures.NOT_RUN]
+    assert kinds(after) == [] and after.outputs[0]["text"] == "never\n"  # the interrupted kernel goes on
+
+
+def test_an_answer_cell_after_one_that_loops_forever_is_still_run_and_graded(tmp_path):
+    from coursekit import trial_course as tc
+
+    path = tc.make_course(tmp_path / "course", "c.ExecuteForDisplay.timeout = 1\nc.TrustedGrades.define_timeout = 1\n")
+    code = (tc.SUBMISSIONS / "correct_keepdims.py").read_text()
+    tc.write_submission(path, "looper", tc.submission(code, answers={"by_hand_answer": "while True:\n    pass\n"}))
+    result = tc.autograde(path)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    scores, max_scores = tc.scores(path)["looper"], tc.max_scores(path)
+    nb = tc.autograded_notebook(path, "looper")
+    solution = next(c for c in nb["cells"] if tc.cells.grade_id(c) == tc.SOLUTION)
+    loop = next(c for c in nb["cells"] if tc.cells.grade_id(c) == "by_hand_answer")
+    assert kinds_of(loop)[-1] == failures.TIMED_OUT and "after 1 s" in str(loop["outputs"])
+    assert kinds_of(solution) == [], solution["outputs"]
+    assert scores["values_match_reference"] == max_scores["values_match_reference"]
+    assert tc.messages(path, "looper")["values_match_reference"] == "passed"
+
+
+def kinds_of(cell):
+    return [out.get("ename") for out in cell["outputs"] if out["output_type"] == "error"]
