@@ -184,8 +184,9 @@ def test_a_dask_worker_killed_mid_run_loses_nothing_and_grades_nothing_twice(han
         proc = runs.start_driver(place, "--scheduler", address)
         # a worker in the middle of a submission (with QUICK_LIMITS the hang lasts about a second, so waiting also
         # for the first commit raced it: the run could end first)
-        runs.wait_for(proc, lambda: busy(workers), pause=0.05)
-        victim = busy(workers)[0]
+        seen = []  # the busy workers as the wait saw them: asking again could find the sandbox just gone
+        runs.wait_for(proc, lambda: seen.extend(busy(workers)) or seen, pause=0.05)
+        victim = seen[0]
         victim.send_signal(signal.SIGKILL)
         log = runs.log_of(proc)
         assert victim.wait() == -signal.SIGKILL
