@@ -36,7 +36,7 @@ from nbgrader.utils import check_mode, parse_utc
 from traitlets import Dict, Float, Integer, Unicode
 
 from .. import intake
-from ..safe_copy import account_name
+from ..intake.safe_copy import account_name
 
 
 class SafeCollect(ExchangeCollect):

@@ -20,7 +20,7 @@ c = get_config()  # noqa: F821 (provided by nbgrader when it reads this file)
 # -500 seconds).
 nbgrader_seams.read_due_dates_strictly(dates.parse_utc, dates.DueDateError)
 # Roster ids (`nbgrader db student add`, `nbgrader db student import`) are refused where they enter unless plain: ASCII
-# letters, digits, '_', '.' and '-', as collect requires (classroom/intake.py; the seam in nbgrader_seams.py).
+# letters, digits, '_', '.' and '-', as collect requires (classroom/intake/__init__.py; the seam in nbgrader_seams.py).
 nbgrader_seams.require_plain_roster_ids(intake.id_rule_broken)
 
 PREPROCESSORS = "classroom.preprocessors"
@@ -89,7 +89,7 @@ c.HTMLExporter.filters = {"clean_html": "classroom.feedback.clean_html.clean_htm
 # Collect reads each hand-in as untrusted (inbound/ is writable by every student): who handed in is the account that
 # owns the folder, when is the server's clock, only regular files are copied (the assignment's notebooks first), and
 # what cannot be taken is refused or dropped with its reason, while the rest is collected (classroom/plugins/
-# exchange_collect.py, classroom/intake.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
+# exchange_collect.py, classroom/intake/__init__.py). Submit leaves a hand-in no classmate can change (exchange_submit.py).
 c.ExchangeFactory.collect = "classroom.plugins.exchange_collect.SafeCollect"
 c.ExchangeFactory.submit = "classroom.plugins.exchange_submit.SafeSubmit"
 # Release Feedback releases only the pages of the current grades (a page made before a re-grade or a score changed by

@@ -16,7 +16,7 @@ read_receipt): who handed it in, when the server saw it, what the student's time
 out and why (not the grading record, classroom.grading.record, nor a notebook's result, classroom.grading.result). It starts
 with a dot and is in CourseDirectory.ignore, so nbgrader neither takes one from a student nor copies it onwards.
 
-How the copy reads, through descriptors and never following a link: classroom.safe_copy.
+How the copy reads, through descriptors and never following a link: classroom.intake.safe_copy.
 
 Used by classroom.plugins.exchange_collect (`nbgrader collect`, the formgrader's Collect button) and by the
 autograde driver (its private staging copy of submitted/<student>/<assignment>/).
@@ -29,7 +29,7 @@ import stat
 from dataclasses import dataclass, field
 
 from .safe_copy import DIR_FLAGS, FILE_FLAGS, Copier, kind
-from .units import MiB, nbgrader_bytes
+from ..units import MiB, nbgrader_bytes
 
 MAX_FILE_BYTES = 20 * MiB   # one file; the notebooks of this course are well under 1 MiB
 MAX_TOTAL_BYTES = 50 * MiB  # every file of one submission together

@@ -13,7 +13,7 @@ and says which checks differ and that `make release` puts source/'s into the gra
 import json
 import os
 
-from .. import cells
+from ... import cells
 
 
 def _of_source(path):
