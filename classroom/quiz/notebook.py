@@ -9,7 +9,11 @@ trying the course out, worthless for grading; a class's quiz is drawn from the i
 Each question is a Markdown cell, an answer cell (`answer_N = ...`, the key in the solution) and a 1-point grade
 cell. The grade cell's visible part checks only the answer's form, so `nbgrader validate` catches a missing or
 ill-formed answer and says so; its hidden part, stripped from release/, holds the key and explains a wrong answer.
+Its visible part also names the question it checks by a fingerprint of the question's text (`question_tag`), so that
+two variants never share a grade cell: a quiz handed out before a replacement is then recognised when it is graded
+(classroom.preprocessors.repair_grade_cells lists it as "earlier"; the run's summary and the report name it).
 """
+import hashlib
 import json
 
 import nbformat
@@ -81,10 +85,17 @@ def _hidden(n, q):
         f'    raise AssertionError(" ".join(["Question {n} is not right.", *_said]))']
 
 
+def question_tag(n, q):
+    """A fingerprint of question n's text as the student reads it: the same for the same variant, another for another
+    (it tells nothing that the question itself does not show)."""
+    return hashlib.sha256(question_markdown(n, q).encode()).hexdigest()[:12]
+
+
 def grade_cell_source(n, q):
     letters = "".join(q.letters)
     return "\n".join([
         f'"""Question {n} ({q.title}): answer_{n} {CHECKED[q.kind]}."""',
+        f"# Checks the question as handed out (its text's fingerprint: {question_tag(n, q)}).",
         "# Only when graded: whether the answer is right.",
         "from attention_lesson.quiz.answer_form import graded_form",
         "",

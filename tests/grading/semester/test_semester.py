@@ -214,6 +214,15 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     assert accepted.returncode == 0, accepted.stderr
     run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")
     assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
+    # alice answered the quiz handed out before the replacement: graded with the new key, and named for a look
+    assert f"alice/{QUIZ}: handed in with other quiz questions than the gradebook grades" in run.stderr, \
+        run.stderr[-3000:]
+    report = trial_course.report(place)
+    table = (place / "report" / f"{ASSIGNMENT}-by-check.csv").read_text()
+    shown = report.stdout.split("Quizzes of another variant than the gradebook grades", 1)
+    assert len(shown) == 2 and shown[1].splitlines()[1].startswith("  alice: quiz_q1"), report.stdout
+    assert [row for row in table.splitlines() if row.startswith("alice,") and "other quiz variant" in row], table
+    assert not [row for row in table.splitlines() if row.startswith("bob,") and "other quiz variant" in row], table
 
 
 # ---- a grading run and the rest of the world ---------------------------------------------------------------------
