@@ -47,7 +47,8 @@ def install(installer, uv, work):
     if installer == "pip":
         steps.append([str(python), "-m", "pip", "install", "-q", "-r", "requirements.txt", "-e", "."])
     else:
-        steps.append([uv, "pip", "install", "-q", "--python", str(python), "-r", "requirements.txt", "-e", "."])
+        steps.append([uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(python), "-r", "requirements.txt",
+                      "-e", "."])  # as `make lab` runs it: with .pyc, as pip writes them
     wall = cpu = 0.0
     for step in steps:
         w, c = timed(step, env)
