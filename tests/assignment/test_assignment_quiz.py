@@ -6,6 +6,8 @@ exactly as autograding runs them (classroom.trusted.verdict.decide: the check co
 cells in a separate child, in the sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings
 in all.
 """
+import hashlib
+
 import pytest
 
 from classroom.trusted import failures
@@ -14,6 +16,7 @@ from coursekit.trial_course import LAUNCHER
 from coursekit.quiz.answers import QUESTIONS, RIGHT
 from coursekit.repository import ROOT, load_notebook
 from classroom.quiz import notebook as tool
+from classroom.quiz.variants import PUBLIC_SEED, draw
 
 SOURCE = ROOT / "source" / "score_gradient" / "intuition_quiz.ipynb"
 RELEASE = ROOT / "release" / "score_gradient" / "intuition_quiz.ipynb"
@@ -91,3 +94,22 @@ def test_an_object_that_claims_to_equal_everything_gets_nothing():
     verdicts = grade([liar + f"answer_{n} = Liar()" for n in range(1, 6)])
     assert not any(v.passed for v in verdicts), verdicts
     assert all(v.kind == failures.CHECK_FAILED and "a Liar object" in v.message for v in verdicts), verdicts
+
+
+def visible_checks(nb):
+    """{grade id: what a release shows of the grade cell}: its source without the hidden tests."""
+    return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell["source"]).split("### BEGIN HIDDEN TESTS")[0]
+            for cell in nb["cells"] if cell["metadata"].get("nbgrader", {}).get("grade")}
+
+
+def test_no_two_variants_share_a_visible_check_so_an_old_one_handed_in_is_recognised():
+    public = visible_checks(tool.quiz_notebook(draw(PUBLIC_SEED)))
+    for seed in (f"another-test-seed-{i:02d}" for i in range(40)):
+        mine = visible_checks(tool.quiz_notebook(draw(seed)))
+        assert mine.keys() == public.keys()
+        assert all(mine[grade_id] != public[grade_id] for grade_id in public), seed
+    assert visible_checks(load_notebook(SOURCE)) == public  # and release/ shows the same (checked with the release)
+    # the fingerprint is of what the student reads: the question's text, never its key
+    q = draw(PUBLIC_SEED)[0]
+    tag = hashlib.sha256(tool.question_markdown(1, q).encode()).hexdigest()[:12]
+    assert tag in public[f"quiz_{q.id}"]
