@@ -6,10 +6,11 @@ exactly as autograding runs them (classroom.trusted.verdict.decide: the check co
 cells in a separate child, in the sandbox), against right, wrong, ill-formed, missing and lying answers: three gradings
 in all.
 """
-import hashlib
+import dataclasses
 
 import pytest
 
+from classroom import cells
 from classroom.trusted import failures
 from classroom.trusted.verdict import decide
 from coursekit.trial_course import LAUNCHER
@@ -97,19 +98,20 @@ def test_an_object_that_claims_to_equal_everything_gets_nothing():
 
 
 def visible_checks(nb):
-    """{grade id: what a release shows of the grade cell}: its source without the hidden tests."""
-    return {cell["metadata"]["nbgrader"]["grade_id"]: "".join(cell["source"]).split("### BEGIN HIDDEN TESTS")[0]
-            for cell in nb["cells"] if cell["metadata"].get("nbgrader", {}).get("grade")}
+    """{grade id: the grade cell as the grading's repair step compares it}: its source without the hidden tests."""
+    return {cells.grade_id(c): cells.HIDDEN.sub("", cells.source(c)).strip() for c in nb["cells"] if cells.is_grade(c)}
 
 
 def test_no_two_variants_share_a_visible_check_so_an_old_one_handed_in_is_recognised():
     public = visible_checks(tool.quiz_notebook(draw(PUBLIC_SEED)))
+    assert visible_checks(load_notebook(SOURCE)) == public
     for seed in (f"another-test-seed-{i:02d}" for i in range(40)):
         mine = visible_checks(tool.quiz_notebook(draw(seed)))
         assert mine.keys() == public.keys()
         assert all(mine[grade_id] != public[grade_id] for grade_id in public), seed
-    assert visible_checks(load_notebook(SOURCE)) == public  # and release/ shows the same (checked with the release)
-    # the fingerprint is of what the student reads: the question's text, never its key
-    q = draw(PUBLIC_SEED)[0]
-    tag = hashlib.sha256(tool.question_markdown(1, q).encode()).hexdigest()[:12]
-    assert tag in public[f"quiz_{q.id}"]
+    # the fingerprint follows what the student reads, never the key: the same text with another key keeps it
+    q = draw(PUBLIC_SEED)[0]  # a number question: its key and its feedback are hidden
+    assert q.kind == "number" and tool.question_tag(1, q) in public[f"quiz_{q.id}"]
+    hidden_changed = dataclasses.replace(q, number_key=2 * q.number_key, why="another explanation")
+    assert tool.question_tag(1, hidden_changed) == tool.question_tag(1, q)
+    assert tool.question_tag(1, dataclasses.replace(q, prompt=q.prompt + " Again.")) != tool.question_tag(1, q)
