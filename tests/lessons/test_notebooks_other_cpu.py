@@ -68,13 +68,25 @@ def probe_notebook(path):
     return path
 
 
-def nbval_results(paths, env, report):
-    """Run nbval on `paths` in a fresh pytest under `env`; return {test id: failure text or None}, and the output."""
+# A hang guard, not a timing check: the slowest lesson cell takes seconds, so a cell still running after this long
+# has hung (a kernel that died mid-cell is never noticed by nbval otherwise); nbval then names that cell and goes on.
+CELL_HANG_GUARD = 600
+
+
+def nbval_results(paths, env, folder):
+    """Run nbval on `paths` in a fresh pytest under `env`; return {test id: failure text or None}, and the output.
+
+    Its output goes to a file, not a pipe: a kernel left running after that pytest ends (it inherits the standard
+    output) would otherwise hold the pipe open and keep this test waiting for its end."""
+    report, log = folder / "report.xml", folder / "nbval.log"
     command = [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider", "-q",
-               "--rootdir", str(ROOT), f"--junitxml={report}", *map(str, paths)]
-    run = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+               f"--nbval-cell-timeout={CELL_HANG_GUARD}", "--rootdir", str(ROOT), f"--junitxml={report}",
+               *map(str, paths)]
+    with open(log, "w") as out:
+        subprocess.run(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    output = log.read_text(errors="replace")
     if not report.exists():
-        pytest.fail(f"nbval did not run:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+        pytest.fail(f"nbval did not run:\n{output[-6000:]}")
     results = {}
     for case in ElementTree.parse(report).iter("testcase"):
         problem = case.find("failure")
@@ -82,7 +94,7 @@ def nbval_results(paths, env, report):
             problem = case.find("error")
         text = None if problem is None else COLOUR.sub("", problem.text or problem.get("message", ""))
         results[f"{case.get('classname')}::{case.get('name')}"] = text  # classname: notebooks.<file name>
-    return results, run.stdout
+    return results, output
 
 
 @pytest.mark.parametrize("setting", SETTINGS)
@@ -99,7 +111,7 @@ def test_every_notebook_prints_the_same_with_other_code_paths(setting, tmp_path)
     env, off = environment(setting)
     lessons = sorted((ROOT / "notebooks").glob("*.ipynb"))
     probe = probe_notebook(tmp_path / "probe.ipynb")
-    results, output = nbval_results([*lessons, probe], env, tmp_path / "report.xml")
+    results, output = nbval_results([*lessons, probe], env, tmp_path)
 
     lesson_results = {name: problem for name, problem in results.items() if name.startswith("notebooks.")}
     for path in lessons:
