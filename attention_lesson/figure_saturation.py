@@ -87,6 +87,6 @@ def plot_saturation_by_width(widths, measured, names=ROW_MEASURES, references=No
         highest = max(max(values[:, column].max() for values in measured.values()), references.get(name, (0, ""))[0])
         ax.set_ylim(0, 1.2 * highest)
         if name in references:
-            ax.legend(handles=ax.get_lines()[len(measured):], fontsize=8, loc="center right")
+            ax.legend(handles=ax.get_lines()[len(measured):], loc="center right")
     fig.legend(handles=axes[0, 0].get_lines()[:len(measured)], loc="outside upper center", ncols=len(measured))
     return fig

@@ -81,6 +81,6 @@ def plot_divisors(widths, sizes, top_weights, positions):
     right.set_title("Only the root keeps the top weight fixed")
     left.legend(frameon=False)
     # between the undivided curve (high) and the other two (low), clear of every marker
-    right.legend(frameon=False, loc="center right", bbox_to_anchor=(1.0, 0.6), fontsize=9)
+    right.legend(frameon=False, loc="center right", bbox_to_anchor=(1.0, 0.6))
     fig.tight_layout()
     return fig

@@ -90,6 +90,6 @@ def plot_rate_sweep(rates, final, chaotic, ylabel="final loss"):
         ax.minorticks_off()  # decades only: clearer, and the many minor ticks of log axes are slow to lay out
         ax.set_title(DIVISOR_WORDS[divisor])
         ax.set_xlabel("learning rate (log scale)")
-        ax.legend(fontsize=8, frameon=False)
+        ax.legend(frameon=False)
     axes[0, 0].set_ylabel(f"{ylabel} (log scale)")
     return fig

@@ -73,3 +73,7 @@ def test_each_divisor_has_its_house_colour_and_the_root_is_shaded(grid):
 def test_bad_input_is_refused_with_a_clear_message(grid, change, message):
     with pytest.raises((ValueError, TypeError), match=message):
         plot_divisor_grid(*change(*grid))
+
+
+def test_no_text_is_smaller_than_the_house_font(grid, assert_house_font):
+    assert_house_font(plot_divisor_grid(*grid))

@@ -140,3 +140,9 @@ def test_saturation_figure_rejects_a_bad_width():
 def test_saturation_figure_rejects_a_reference_to_a_measure_it_does_not_plot():
     with pytest.raises(ValueError, match="references names measures that are not plotted"):
         plot_saturation_by_width(*table(), references={"entropy": (1.0, "x")})
+
+
+def test_no_text_of_either_figure_is_smaller_than_the_house_font(assert_house_font):
+    references = {TOP_WEIGHT: (0.125, "floor 1/T"), TOTAL_SLOPE: (0.875, "ceiling 1 - 1/8")}
+    for fig in (plot_slope_and_sigmoid_slope(*curves()), plot_saturation_by_width(*table(), references=references)):
+        assert_house_font(fig)

@@ -110,3 +110,8 @@ def test_divisors_refuse_bad_input_by_name(sizes, tops, positions, name):
     pattern = name.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)")
     with pytest.raises((ValueError, TypeError), match=pattern):
         plot_divisors(WIDTHS, sizes, tops, positions)
+
+
+def test_no_text_of_either_figure_is_smaller_than_the_house_font(assert_house_font):
+    for fig in (plot_typical_size(WIDTHS, TYPICAL), plot_divisors(WIDTHS, SIZES, TOPS, 8)):
+        assert_house_font(fig)

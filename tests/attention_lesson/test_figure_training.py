@@ -120,3 +120,7 @@ def test_rejects_more_widths_than_line_styles():
         final["d_k", d_k], chaotic["d_k", d_k] = np.ones(2), np.zeros(2, dtype=bool)
     with pytest.raises(ValueError, match="the figure can tell at most"):
         plot_rate_sweep(RATES, final, chaotic)
+
+
+def test_no_text_is_smaller_than_the_house_font(assert_house_font):
+    assert_house_font(plot_rate_sweep(RATES, *runs()))
