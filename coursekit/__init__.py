@@ -2,8 +2,9 @@
 
 A throw-away nbgrader course made from this repository and graded as instructors grade (`trial_course`, `corpus`,
 `grading_runs`, `quiz/` (answers and statements)), the real parts around it (`browser`, `hub`, `postgres`, `ports`), the repository's
-own files (`repository`), and the gate of every test that needs a real part (`parts`: `requires("hub")`, one marker
-a part, the closing line that names what was skipped).
+own files (`repository`), the gate of every test that needs a real part (`parts`: `requires("hub")`, one marker
+a part, the closing line that names what was skipped), and what a failing check of a lesson a learner's JupyterLab
+saved tells them (`lesson_edits`).
 
 Imported from the repository root as `coursekit` (pytest: `pythonpath = ["."]` in pyproject.toml; the benches run as
 `python -m bench.autograde_cost` from the root), so nothing edits sys.path by hand.

@@ -10,8 +10,9 @@ import pytest
 
 matplotlib.use("Agg")  # figures are drawn off-screen in tests
 
-# coursekit.parts: requires(part), a marker a part, skipped or required, and the closing line; pytester tests it.
-pytest_plugins = ["coursekit.parts", "pytester"]
+# coursekit.parts: requires(part), a marker a part, skipped or required, and the closing line; coursekit.lesson_edits:
+# what to do when a check fails on a lesson a learner's JupyterLab saved. pytester tests both.
+pytest_plugins = ["coursekit.parts", "coursekit.lesson_edits", "pytester"]
 
 # nbval runs the lesson notebooks; any notebook under tests/ (a corpus of student submissions, say) is data.
 collect_ignore_glob = ["**/*.ipynb", "*.ipynb"]
