@@ -1,15 +1,21 @@
 """ExecuteForDisplay: the display run of an assignment of the trusted design (classroom.grading.design), where
 TrustedGrades decides every grade cell: SandboxedExecute (its kernel in the sandbox, outputs inert and capped as
 they arrive, the grader's marks recorded as data) made to survive anything and to skip grade cells. It runs the
-student's own cells once, so the feedback shows their outputs; nothing there decides a grade. A cell may run `timeout`
-seconds on the clock (nbgrader's c.Execute.timeout; None: no limit of its own), and all cells together
+student's own cells once, so the feedback shows their outputs; nothing there decides a grade.
+
+Its time limits are CPU time, read from outside the kernel as SandboxedExecute reads them, so that a loaded grading
+machine (several graders at once, a class graded with JOBS=3 on two cores) shows the same outputs as an idle one: a
+cell may use `timeout` CPU seconds (nbgrader's c.Execute.timeout; None: no limit of its own), and all cells together
 `total_seconds`, which holds whatever `timeout` says: with no time limit at all one submission could hold up the
-grading of the whole class. A cell that runs into its own limit is interrupted and, once its kernel answers, the next
-cell runs; one that runs into `total_seconds`, a kernel that does not answer within nbclient's iopub_timeout once
-interrupted, or a kernel that dies, stops the run: the grader writes an
-error output named by its kind (classroom.trusted.failures: TIMED_OUT, CRASHED, OUTPUT_CUT, or NOT_RUN for each cell
-after), and records it. For assignments of nbgrader's design it does nothing (SandboxedExecute runs those).
+grading of the whole class. On the clock, a cell that computes nothing (it sleeps or waits) may take `timeout`
+seconds, one that computes `wall_factor` times that, and the whole run `wall_factor` times `total_seconds`. A cell
+that runs into its own limit is interrupted and, once its kernel answers, the next cell runs; one that runs into the
+limit of all cells together, a kernel that does not answer when interrupted, or a kernel that dies, stops the run:
+the grader writes an error output named by its kind (classroom.trusted.failures: TIMED_OUT, CRASHED, OUTPUT_CUT, or
+NOT_RUN for each cell after), and records it. For assignments of nbgrader's design it does nothing (SandboxedExecute
+runs those).
 """
+import math
 import time
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -17,6 +23,8 @@ from traitlets import Float, Integer
 
 from .. import cells
 from ..grading import design
+from ..sandbox import cell_limits
+from ..sandbox.process_tree import Tree
 from ..trusted import failures
 from .sandboxed_execute import TOKEN, SandboxedExecute, own_name
 
@@ -28,10 +36,11 @@ class ExecuteForDisplay(SandboxedExecute):
 
     design = design.TRUSTED
 
-    timeout = Integer(5, allow_none=True, help="Seconds a single cell may run before it is interrupted; None: no "
-                      "limit of its own (all cells together still stop at total_seconds).").tag(config=True)
-    total_seconds = Float(20.0, help="Seconds for all the student's cells together; later cells are skipped.").tag(
-        config=True)
+    timeout = Integer(5, allow_none=True, help="CPU seconds a single cell may use before it is interrupted (and as "
+                      "many seconds on the clock while it computes nothing); None: no limit of its own (all cells "
+                      "together still stop at total_seconds).").tag(config=True)
+    total_seconds = Float(20.0, help="CPU seconds for all the student's cells together, and wall_factor times as "
+                          "many on the clock; later cells are skipped.").tag(config=True)
     kernel_cpu_seconds = Integer(300, help="CPU seconds the student's kernel may use in all.").tag(config=True)
 
     def __call__(self, nb, resources):
@@ -40,18 +49,16 @@ class ExecuteForDisplay(SandboxedExecute):
         return self.preprocess(nb, resources)
 
     def preprocess(self, nb, resources=None, km=None):
-        self._limit = None
+        self._spent, self._limit, self._tree = 0.0, None, None
         return super().preprocess(nb, {} if resources is None else resources, km)
+
+    def clock_budget(self):
+        """Seconds on the clock for all cells together: wall_factor times their CPU seconds."""
+        return self.wall_factor * self.total_seconds
 
     def runs(self, cell):
         """The student's cells only: TrustedGrades decides the checks."""
         return not cells.is_check(cell)
-
-    def _clock_limit(self, cell):
-        return self._cell_limit(cell)
-
-    def on_cell_complete(self, **kwargs):
-        """No watch of the CPU time: the display run's limits are on the clock."""
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type != "code":
@@ -61,28 +68,49 @@ class ExecuteForDisplay(SandboxedExecute):
             return cell, resources
         if self._stopped:
             return cell, resources
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            self._stopped = f"used up {self._whole_clock()}"
+            return cell, resources
         self._ran.add(index)
+        before = self._cpu()
         self._stopped = self._run(cell, resources, index)
-        if self._stopped is None and time.monotonic() > self._deadline:
-            self._stopped = f"used up the {self.total_seconds:g} s the grader gives all cells together"
+        self._spent += max(self._cpu() - before, 0.0)
+        if self._stopped is None and self._spent >= self.total_seconds:
+            self._stopped = f"used up {self._whole_run()}"
         return cell, resources
 
-    def _cell_limit(self, cell):
-        """nbclient's timeout_func: the seconds this cell may run, its own limit or what is left of all cells'
-        (at least one second); remembered for the message if the cell is interrupted."""
-        left = max(self._deadline - time.monotonic(), 1.0)
-        own = self.timeout if self.timeout and self.timeout > 0 else None  # nbclient: None, 0 or -1, no limit
-        self._limit = (left, True) if own is None or left < own else (own, False)
-        return self._limit[0]
+    def _cpu(self):
+        """CPU seconds the kernel's process tree has used so far (0 before the kernel runs)."""
+        if self._tree is None:
+            process = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+            if process is None:
+                return 0.0
+            self._tree = Tree(process.pid)
+            return self._tree.cpu(rescan=True)
+        return self._tree.cpu(rescan=True)
 
-    def _overran(self):
-        """The limit the interrupted cell ran into, in words that follow "interrupted after" or "ran past"."""
-        seconds, whole_run = getattr(self, "_limit", None) or (self.timeout, False)
-        return f"the {self.total_seconds:g} s the grader gives all cells together" if whole_run else f"{seconds:g} s"
+    def _whole_run(self):
+        return f"the {self.total_seconds:g} s of CPU time the grader gives all cells together"
+
+    def _whole_clock(self):
+        return f"the {self.clock_budget():g} s on the clock the grader gives all cells together"
+
+    def cell_cpu_limit(self):
+        """(CPU seconds the next cell may use, whether that is what is left of all cells' rather than its own)."""
+        left = max(self.total_seconds - self._spent, 0.1)
+        own = self.timeout if self.timeout and self.timeout > 0 else math.inf  # nbclient: None, 0 or -1, no limit
+        return (left, True) if left < own else (own, False)
+
+    async def _watch(self):
+        self._limit = self.cell_cpu_limit()
+        why = await cell_limits.watch(self.km.provisioner.process.pid, self._limit[0], self.wall_factor,
+                                      self._deadline, self.clock_budget())
+        self._why_interrupted = why
+        await self.km.interrupt_kernel()
 
     def _run(self, cell, resources, index):
         """Run one cell; return why the run must stop (words that end "an earlier cell ...") or None."""
-        self._interrupted = False
+        self._why_interrupted, self._stop_after = None, None
         try:
             super(SandboxedExecute, self).preprocess_cell(cell, resources, index)
         except DeadKernelError:
@@ -96,17 +124,37 @@ class ExecuteForDisplay(SandboxedExecute):
             self.mark(cell, index, failures.CRASHED, f"the grader could not go on after this cell "
                                                      f"({type(exc).__name__}: {exc})")
             return f"failed in a way the grader could not recover from ({type(exc).__name__})"
+        finally:
+            if self._watching is not None:
+                self._watching.cancel()
+                self._watching = None
         # A cell interrupted at its own limit whose kernel answered leaves the kernel usable: the next cell runs, as
         # in nbgrader; only the limit of all cells together (or a kernel that no longer answers) stops the run.
-        return f"ran past {self._overran()}" if self._interrupted and self._limit and self._limit[1] else None
+        return self._stop_after
+
+    def _interruption(self):
+        """(Why the watch interrupted the cell, in words that follow "it"; why the run stops after it, or None.)"""
+        why = self._why_interrupted or "ran past its time"
+        if self._limit and self._limit[1] and why.startswith("used more than"):
+            return f"ran into {self._whole_run()}", f"ran into {self._whole_run()}"
+        if "gives all cells together" in why:  # the watch's words for the run's time on the clock
+            return f"ran into {self._whole_clock()}", f"ran into {self._whole_clock()}"
+        return why, None
 
     def on_cell_executed(self, **kwargs):
         """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""
+        if self._watching is not None:
+            self._watching.cancel()
+            self._watching = None
+        cell, index = kwargs["cell"], kwargs["cell_index"]
         content = kwargs["execute_reply"].get("content", {})
-        if content.get(TOKEN) == self._token:  # nbclient interrupted the cell: the reply is our error_on_timeout
-            self._interrupted = True
-            self.mark(kwargs["cell"], kwargs["cell_index"], failures.TIMED_OUT,
-                      f"the grader interrupted this cell after {self._overran()}")
+        if content.get(TOKEN) == self._token:  # nbclient gave up waiting: the kernel did not stop when interrupted
+            self.mark(cell, index, failures.TIMED_OUT, f"the grader stopped this cell: it {self._interruption()[0]} "
+                                                       "and did not stop when interrupted")
+            self._stop_after = "did not stop when interrupted"
             return
         reply = dict(kwargs["execute_reply"], content=own_name(content))
         super(SandboxedExecute, self).on_cell_executed(**dict(kwargs, execute_reply=reply))
+        if self._why_interrupted:
+            why, self._stop_after = self._interruption()
+            self.mark(cell, index, failures.TIMED_OUT, f"the grader interrupted this cell: it {why}")

@@ -132,7 +132,7 @@ class SandboxedExecute(Execute):
         self._caps = InertContent(parent=self)
         if self.max_output_chars is not None:
             self._caps.max_output_chars = self.max_output_chars
-        self._deadline = time.monotonic() + self.total_seconds if self.total_seconds else None
+        self._deadline = time.monotonic() + self.clock_budget() if self.total_seconds else None
         self._token = secrets.token_hex(16)  # the student's code cannot forge nbclient's timeout reply
         self.error_on_timeout = dict(failures.error_output(failures.TIMED_OUT, ""), **{TOKEN: self._token})
         self.timeout_func = self._clock_limit
@@ -151,6 +151,10 @@ class SandboxedExecute(Execute):
             return nb, resources
         finally:
             self._not_run_after_stop(nb)
+
+    def clock_budget(self):
+        """Seconds on the clock for all the cells of one notebook together (total_seconds: it is on the clock)."""
+        return self.total_seconds
 
     # ---- marks: what the grader decided about a cell, as data and as the cell's output -------------------------
     def mark(self, cell, index, kind, message):

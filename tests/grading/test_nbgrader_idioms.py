@@ -12,7 +12,6 @@ None of its checks imports classroom.checks, so it is graded with nbgrader's des
 """
 import json
 import shutil
-import unittest.mock
 
 import nbformat
 import pytest
@@ -66,15 +65,16 @@ def test_no_time_limit_per_cell_is_accepted_and_all_cells_together_still_have_on
     config = Config()
     config.Execute.timeout = None  # nbgrader's own section, as an nbgrader course writes it
     display = ExecuteForDisplay(config=config, total_seconds=7)
-    display._deadline = 1e9
-    with unittest.mock.patch("time.monotonic", return_value=1e9 - 5):
-        assert display.timeout is None and display._cell_limit(None) == 5
-    assert display._overran() == "the 7 s the grader gives all cells together"
+    display._spent = 2.0  # CPU seconds the cells before used
+    assert display.timeout is None and display.cell_cpu_limit() == (5.0, True)  # what is left of all cells'
     display.timeout = 30
-    with unittest.mock.patch("time.monotonic", return_value=1e9 - 100):
-        assert display._cell_limit(None) == 30 and display._overran() == "30 s"
-        display.timeout = 0  # nbclient's other way to say no limit
-        assert display._cell_limit(None) == 100
+    assert display.cell_cpu_limit() == (5.0, True)
+    display.timeout = 3
+    assert display.cell_cpu_limit() == (3, False)  # its own
+    display.timeout = 0  # nbclient's other way to say no limit
+    display._spent = 0.0
+    assert display.cell_cpu_limit() == (7.0, True)
+    assert display.clock_budget() == display.wall_factor * 7
 
 
 @pytest.fixture(scope="module")
