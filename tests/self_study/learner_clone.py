@@ -20,6 +20,14 @@ def fresh_clone(dest):
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "clone"]):
         subprocess.run(git + args, cwd=dest, check=True, capture_output=True)
     (dest / ".venv").symlink_to(sys.prefix)
+    # The shared .venv is up to date for this clone: no file of it is newer than .venv/.ready, so no make run in the
+    # clone (a recursive one too, which `make -o .venv/.ready` does not reach) rebuilds it, and so relinks this
+    # environment's JupyterLab settings and extensions into the clone, to be left dangling when it is deleted.
+    ready = (dest / ".venv" / ".ready").stat().st_mtime
+    for name in filter(None, listed):
+        path = dest / name
+        if path.exists() and not path.is_symlink() and path.stat().st_mtime >= ready:
+            os.utime(path, (ready - 1, ready - 1))
     return dest
 
 
