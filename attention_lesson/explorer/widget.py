@@ -53,6 +53,20 @@ class DivisorExplorer(anywidget.AnyWidget):
                  seed=DEFAULT_SETTINGS["seed"]):
         super().__init__(d_k=d_k, p=p, T=T, seed=seed, rows=seed_rows([seed]), look=view_look())
         self.add_class("divisor-explorer-widget")
+        self.on_msg(self._asked)
+
+    def _asked(self, _widget, content, _buffers):
+        """The view asks again for a seed's rows when they have not come (a change sent to a busy kernel was seen
+        never to be answered): take that seed if it is new, and send the seed and its rows either way."""
+        if not (isinstance(content, dict) and set(content) == {"seed"}):
+            self.log.warning("DivisorExplorer: ignored a message from the view that is not {'seed': n}: %r", content)
+            return
+        try:
+            self.seed = content["seed"]
+        except traitlets.TraitError as exc:
+            self.log.warning("DivisorExplorer: the view asked for a seed it may not have: %s", exc)
+            return
+        self.send_state(["seed", "rows"])
 
     @traitlets.validate("d_k")
     def _valid_d_k(self, proposal):

@@ -11,6 +11,7 @@ REQUIRE_BROWSER_TESTS=1 (CI).
 import os
 import re
 import signal
+import threading
 from pathlib import Path
 
 import nbformat
@@ -91,6 +92,43 @@ def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page,
         page.locator(VIEW).screenshot(path=str(SHOTS / "lab-after.png"))
         kernels = server.stop()
     assert len(kernels) == 1, f"expected the notebook's one kernel, found {kernels}"
+
+
+def dropping_the_first_rows(page):
+    """Route the page's kernel connections so that the first message from the kernel carrying `rows` after
+    `armed.set()` never reaches the page, as an answer lost on the way; returns (armed, dropped)."""
+    armed, dropped = threading.Event(), []
+
+    def route(socket):
+        server = socket.connect_to_server()
+        socket.on_message(server.send)
+
+        def to_page(message):
+            text = message if isinstance(message, str) else message.decode("utf-8", "replace")
+            if armed.is_set() and not dropped and "comm_msg" in text and '"rows"' in text:
+                dropped.append(text[:200])
+                return
+            socket.send(message)
+        server.on_message(to_page)
+    page.route_web_socket(re.compile(r"/api/kernels/.*/channels"), route)
+    return armed, dropped
+
+
+def test_a_new_row_whose_answer_is_lost_is_asked_for_again(page, tmp_path):
+    armed, dropped = dropping_the_first_rows(page)
+    with Server("lab") as server:
+        page.goto(server.url(), wait_until="commit", timeout=WAIT_MS)
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=WAIT_MS)
+        run_all_cells(page)
+        page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
+        page.locator(VIEW).scroll_into_view_if_needed()
+        armed.set()
+        page.locator(VIEW).get_by_role("button", name="new row of scores").click()
+        shows(page, seed="1")
+        assert dropped, "no answer carrying the rows was dropped: this test would pass blindly"
+        assert_shows(page, 64, 0.5, seed=1)
+        assert page.locator(f"{VIEW} .explorer-status").inner_text() == ""
+        server.stop()
 
 
 def test_the_explorer_as_a_voila_app(page):

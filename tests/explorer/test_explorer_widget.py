@@ -70,6 +70,26 @@ def test_a_new_seed_sends_its_rows_and_nothing_else_asks_the_kernel(explorer):
     assert explorer.state.readouts[TOP_WEIGHT] == pytest.approx(expected_readouts(12, 7, 1024, 0.3)[TOP_WEIGHT])
 
 
+def test_the_views_ask_for_a_seed_takes_it_and_sends_its_rows_again(explorer, monkeypatch):
+    sent = []
+    monkeypatch.setattr(explorer, "send_state", lambda key=None: sent.append(key))
+    explorer._handle_custom_msg({"seed": 3}, [])  # the view asking for seed 3
+    assert explorer.seed == 3 and sent[-1] == ["seed", "rows"]  # after the changes' own sends
+    assert_rows_are_the_lessons(explorer.rows, 3)
+    before = len(sent)
+    explorer._handle_custom_msg({"seed": 3}, [])  # asked again: the answer went missing
+    assert explorer.seed == 3 and sent[before:] == [["seed", "rows"]]
+
+
+@pytest.mark.parametrize("content", [{"seed": -1}, {"seed": 2 ** 31}, {"seed": "1"}, {"d_k": 128}, ["seed", 1]])
+def test_an_ask_the_view_never_sends_changes_nothing(explorer, monkeypatch, content):
+    sent = []
+    monkeypatch.setattr(explorer, "send_state", lambda key=None: sent.append(key))
+    before = explorer.settings()
+    explorer._handle_custom_msg(content, [])
+    assert explorer.settings() == before and sent == []
+
+
 @pytest.mark.parametrize("name, value, message", [
     ("d_k", 100, "d_k must be one of the widths the slider offers"),
     ("p", 1.5, "p must be between 0 and 1"),

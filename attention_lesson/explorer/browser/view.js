@@ -13,6 +13,8 @@
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 let instances = 0; // gives each view on a page its own element ids
+const ASK_FIRST_MS = 2000; // waiting for a new seed's rows: ask the kernel again after this long, then twice as long...
+const ASK_MOST_MS = 30000; // ... but never waiting longer than this between two asks
 
 // ---- the numbers: the same steps as attention_lesson/explorer/model.py ---------------------------------------
 
@@ -218,6 +220,8 @@ class ExplorerView {
     this.id = `divisor-explorer-${++instances}`;
     this.shownSeed = null;
     this.listeners = [];
+    this.askAgain = null;
+    this.askDelay = ASK_FIRST_MS;
     this.root = make("div", { class: "divisor-explorer", "data-lm-suppress-shortcuts": "true" });
     // A notebook page takes arrow keys and the like for itself (JupyterLab moves between cells with them): keys
     // pressed on a control stay with the control, as ipywidgets' own inputs keep them; Tab and Escape go on.
@@ -238,6 +242,26 @@ class ExplorerView {
 
   dispose() {
     for (const [event, callback] of this.listeners) this.model.off(event, callback);
+    clearTimeout(this.askAgain);
+  }
+
+  /** While a new seed's rows have not come, ask the kernel again, after 2, 4, 8... (at most 30) seconds: a widget
+   *  change sent to a busy kernel was seen never to be answered, and the kernel answers an ask with the rows it
+   *  holds (DivisorExplorer._asked). An answer, or a page without a kernel, ends the asking. */
+  keepAsking(pending) {
+    if (!pending || this.embedded) {
+      clearTimeout(this.askAgain);
+      this.askAgain = null;
+      this.askDelay = ASK_FIRST_MS;
+      return;
+    }
+    if (this.askAgain) return;
+    this.askAgain = setTimeout(() => {
+      this.askAgain = null;
+      this.askDelay = Math.min(2 * this.askDelay, ASK_MOST_MS);
+      this.model.send({ seed: this.model.get("seed") });
+      this.keepAsking(this.model.get("seed") !== this.shownSeed);
+    }, this.askDelay);
   }
 
   /** Set model values from a control and send them to the kernel, if there is one; the model's events redraw. */
@@ -373,6 +397,7 @@ class ExplorerView {
     const settings = { d_k: model.get("d_k"), p: model.get("p"), T: model.get("T"), seed: this.shownSeed };
     const state = stateOf(settings, rows[String(settings.seed)][String(settings.T)], this.look);
     this.status.textContent = wanted === this.shownSeed ? "" : fill(this.look.words.pending, { seed: wanted });
+    this.keepAsking(wanted !== this.shownSeed);
     this.showControls(state, wanted);
     this.draw(state);
     this.showNumbers(state);
