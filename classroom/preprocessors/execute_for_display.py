@@ -86,7 +86,6 @@ class ExecuteForDisplay(SandboxedExecute):
             if process is None:
                 return 0.0
             self._tree = Tree(process.pid)
-            return self._tree.cpu(rescan=True)
         return self._tree.cpu(rescan=True)
 
     def _whole_run(self):
