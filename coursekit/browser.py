@@ -18,7 +18,7 @@ from pathlib import Path
 
 from coursekit.ports import free_port
 from coursekit.repository import ROOT
-from coursekit.waiting import answers, status, until
+from coursekit.waiting import WAIT_MS, answers, status, until
 
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 # axe-core, the accessibility engine run in Chromium (npm ci --prefix accessibility).
@@ -166,7 +166,7 @@ def chromium(viewport=(1400, 1100)):
             shutil.rmtree(profile, ignore_errors=True)
 
 
-def run_all_cells(page, timeout_ms=60_000, attempts=3, wait_for_end=True):
+def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
 
     Right after the kernel turns idle, JupyterLab can still drop a request to run cells (the cells keep

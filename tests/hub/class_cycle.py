@@ -78,10 +78,13 @@ def hand_in(hub, browser, student, answer):
     assignments = page.locator("#nbgrader-assignment-list")
     press(page, assignments.locator("#released_assignments_list").get_by_role("button", name="Fetch"))
     fetched = home(student) / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    fetched_row = assignments.locator("#fetched_assignments_list")
+    # the list shows the assignment once Fetch has returned: the file exists as soon as its copy begins, and an
+    # answer written before the copy ends was overwritten by the release's blank notebook
+    fetched_row.locator(".assignment-notebooks-link", has_text=ASSIGNMENT).wait_for(timeout=WAIT_MS)
     until(fetched.exists, f"{student}: Fetch did not bring the assignment home")
     fetched.write_text(json.dumps(notebook(corpus()[answer])))  # the student's answer, saved as their own file
     os.chown(fetched, *(lambda s: (s.st_uid, s.st_gid))(fetched.parent.stat()))
-    fetched_row = assignments.locator("#fetched_assignments_list")
     press(page, fetched_row.locator(".assignment-notebooks-link", has_text=ASSIGNMENT))
     press(page, fetched_row.locator(".nested_list_item", has_text=ASSIGNMENT).get_by_role("button", name="Validate"))
     message = page.locator(".jp-Dialog #validation-message")

@@ -20,14 +20,17 @@ from . import assignments
 
 COURSE_ID = "other-course"
 # Both courses: nbgrader's own limit per cell (a course may set it); the wrong hand-in of lab2 loops for ever in one cell.
-PLAIN = f'c = get_config()\nc.CourseDirectory.course_id = "{COURSE_ID}"\nc.Execute.timeout = 10\n'
+# After interrupting a cell at its limit, plain nbgrader waits nbclient's iopub_timeout (4 s by default) for the
+# kernel to say the cell ended, and past it fails the student's whole notebook: on a loaded machine (a busy CI) that
+# made plain nbgrader's result a coin toss, so both courses wait longer, as a course may set.
+LIMITS = "c.Execute.timeout = 10\nc.Execute.iopub_timeout = 120\n"
+PLAIN = f'c = get_config()\nc.CourseDirectory.course_id = "{COURSE_ID}"\n{LIMITS}'
 OURS = f'''from classroom.plugins import SELECTION_FOLDER
 
 c = get_config()
 load_subconfig("nbgrader_config.py", path=SELECTION_FOLDER)
 c.CourseDirectory.course_id = "{COURSE_ID}"
-c.Execute.timeout = 10
-c.Grader.launcher_class = "{LAUNCHER_CLASS}"
+{LIMITS}c.Grader.launcher_class = "{LAUNCHER_CLASS}"
 '''
 WHEN = "2026-11-30 10:00:00.000000 UTC"
 
@@ -38,6 +41,7 @@ class Graded:
     ours: Path     # the course graded by classroom.autograde
     scores: dict   # {"plain" | "ours": {(student, notebook, grade_id): auto score or None}}
     log: str       # classroom.autograde's output
+    plain_log: str  # plain nbgrader's output (where a difference comes from nbgrader failing a notebook)
 
 
 def write_source(course, assignment):
@@ -108,11 +112,11 @@ def grade(assignment, folder):
     shutil.copytree(plain, ours)
     (ours / "nbgrader_config.py").write_text(OURS)
     # plain nbgrader fails a student's whole assignment on some hand-ins (the bonus point): that is its result
-    nbgrader("autograde", assignment, cwd=plain, check=False)
+    plain_run = nbgrader("autograde", assignment, cwd=plain, check=False)
     run = subprocess.run([sys.executable, "-m", "classroom.autograde", assignment, "--jobs", "2", *AUTOGRADE_FLAGS],
                          cwd=ours, env=nbgrader_env(), capture_output=True, text=True)
     return Graded(plain, ours, {"plain": scores(plain, assignment), "ours": scores(ours, assignment)},
-                  run.stdout + run.stderr)
+                  run.stdout + run.stderr, plain_run.stdout + plain_run.stderr)
 
 
 def differences(graded):

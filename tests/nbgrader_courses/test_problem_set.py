@@ -21,7 +21,7 @@ def pages(graded):
 
 
 def test_every_cell_scores_as_plain_nbgrader_scores_it(graded):
-    assert side_by_side.differences(graded) == {}
+    assert side_by_side.differences(graded) == {}, graded.plain_log[-4000:]
     assert graded.scores["plain"][("correct", "problem2", "summary_partial")] == 2.0
     assert graded.scores["plain"][("wrong", "problem2", "summary_partial")] == 1.0  # partial credit, as printed
 
