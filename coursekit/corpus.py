@@ -1,7 +1,7 @@
 """The corpus of student submissions (tests/submissions/), graded in a throw-away course.
 
 Each entry of tests/submissions/corpus.json is one student: the released notebook with their solution-cell code
-and, for some, an edit of the notebook (coursekit.trial_course.EDITS). `grade_corpus` grades all of them
+and, for some, an edit of the notebook (coursekit.notebook_edits.EDITS). `grade_corpus` grades all of them
 as `make autograde` does (`python -m classroom.autograde`, which runs nbgrader's pipeline on each) and returns the
 gradebook's scores.
 """

@@ -2,7 +2,6 @@
 and nbgrader run on it as instructors and students run it (the real command lines, never nbgrader's Python
 internals). Not classroom.course, which says where a real course keeps its files."""
 import atexit
-import copy
 import json
 import os
 import shutil
@@ -18,6 +17,7 @@ from classroom import cells, course
 from classroom.grading import environment
 from classroom.sandbox.launchers import NAMES as LAUNCHERS
 from coursekit import parts
+from coursekit.notebook_edits import EDITS, SOLUTION, VISIBLE  # noqa: F401 (SOLUTION, VISIBLE: the tests' too)
 from coursekit.repository import ROOT
 
 SUBMISSIONS = ROOT / "tests" / "submissions"
@@ -25,7 +25,6 @@ ASSIGNMENT = "score_gradient"
 RELEASED = ROOT / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
 # the course id nbgrader_config.py gives: the exchange's folder and the gradebook's course
 COURSE_ID = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config().CourseDirectory.course_id
-VISIBLE = "worked_example_2x2"  # the one grade cell with no hidden part
 
 # Grading runs every student process in the bubblewrap sandbox (classroom.sandbox). Where bubblewrap is missing (a
 # newcomer's laptop), the courses made here grade WITHOUT it, explicitly, and the tests of the sandbox itself
@@ -97,6 +96,26 @@ def make(course_path, target, *variables, wait=True):
 
 
 _GENERATED = []  # per test process: one course made with no extra configuration, copied by later calls
+_EMPTY = []  # per test process: one empty gradebook of COURSE_ID, copied by later calls
+
+
+def empty_gradebook():
+    """The path of an empty gradebook of this course, made once per process and never written to: copy it. A new
+    gradebook is stamped with nbgrader's alembic head, which nbgrader reads by running `alembic` (about a second of
+    CPU time), so every course a test makes starts from a copy instead."""
+    if not _EMPTY:
+        from nbgrader.api import Gradebook
+
+        folder = Path(tempfile.mkdtemp(prefix="empty-gradebook-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path, before = folder / "gradebook.db", os.environ.get("PATH", "")
+        os.environ["PATH"] = nbgrader_env()["PATH"]  # nbgrader runs `alembic` from PATH
+        try:
+            Gradebook(f"sqlite:///{path}", COURSE_ID).close()
+        finally:
+            os.environ["PATH"] = before
+        _EMPTY.append(path)
+    return _EMPTY[0]
 
 
 def make_course(path, config=""):
@@ -115,6 +134,8 @@ def make_course(path, config=""):
     with open(path / "nbgrader_config.py", "a") as file:
         file.write("\n" + extra)
     shutil.copytree(ROOT / "source", path / "source")
+    if not (path / "gradebook.db").exists():
+        shutil.copyfile(empty_gradebook(), path / "gradebook.db")
     nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=path)
     if not config:
         kept = Path(tempfile.mkdtemp(prefix="generated-course-")) / "course"
@@ -124,67 +145,7 @@ def make_course(path, config=""):
     return path
 
 
-# ---- notebook edits a student might make -----------------------------------------------------------------------
-def _graded(nb):
-    return [cell for cell in nb["cells"] if cells.is_grade(cell)]
-
-
-def delete_all_grade_cells(nb):
-    nb["cells"] = [c for c in nb["cells"] if not cells.is_grade(c)]
-
-
-def delete_hidden_grade_cells(nb):
-    nb["cells"] = [c for c in nb["cells"] if not cells.is_grade(c) or cells.grade_id(c) == VISIBLE]
-
-
-def blank_grade_cells(nb):
-    for cell in _graded(nb):
-        cell["source"] = ""
-
-
-def tests_become_pass(nb):
-    for cell in _graded(nb):
-        cell["source"] = "pass\n"
-
-
-def tamper_grade_metadata(nb):
-    graded = _graded(nb)
-    graded[0]["metadata"]["nbgrader"]["points"] = 100
-    graded[1]["metadata"]["nbgrader"]["grade"] = False
-    graded[2]["metadata"]["nbgrader"]["solution"] = True
-    graded[2]["source"] = "pass\n"
-    graded[3]["metadata"]["nbgrader"]["grade_id"] = "my_own_check"
-    graded[4]["metadata"]["nbgrader"]["locked"] = False
-    graded[4]["source"] = "pass\n"
-    del graded[5]["metadata"]["nbgrader"]
-    graded[5]["source"] = "pass\n"
-    graded[6]["metadata"]["nbgrader"]["checksum"] = "0" * 32
-
-
-def grade_cells_to_markdown(nb):
-    for cell in _graded(nb):
-        cell["cell_type"] = "markdown"
-        cell.pop("outputs", None)
-        cell.pop("execution_count", None)
-
-
-def duplicate_grade_ids(nb):
-    fakes = [dict(copy.deepcopy(cell), source="pass\n") for cell in _graded(nb)]
-    nb["cells"] = fakes + nb["cells"]
-
-
-def lone_surrogate_in_a_string(nb):
-    """Half of a character in a string of the answer cell: JSON can hold it (as an escape), no UTF-8 file can."""
-    cell = next(c for c in nb["cells"] if cells.grade_id(c) == SOLUTION)
-    cell["source"] = cells.source(cell) + '\nLABEL = "gradient \ud83d"  # pasted from a PDF\n'
-
-
-EDITS = {f.__name__: f for f in (delete_all_grade_cells, delete_hidden_grade_cells, blank_grade_cells,
-                                 tests_become_pass, tamper_grade_metadata, grade_cells_to_markdown,
-                                 duplicate_grade_ids, lone_surrogate_in_a_string)}
-
-
-SOLUTION = "score_gradient_solution"  # the answer cell that defines score_gradient
+# ---- a student's notebook ----------------------------------------------------------------------------------------
 ANSWERS = SUBMISSIONS / "cells"  # right answers for the other answer cells, one file per grade_id
 
 

@@ -83,18 +83,12 @@ def released_course(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def empty_gradebook(tmp_path_factory):
-    """An empty gradebook of this course (nbgrader_config.py's course id), made once: making one runs nbgrader's
-    `alembic` (from PATH), which takes a second or two. Each test copies it."""
-    from nbgrader.api import Gradebook
+def empty_gradebook():
+    """An empty gradebook of this course (nbgrader_config.py's course id), made once (coursekit.trial_course: making
+    one runs nbgrader's `alembic`). Each test copies it and never writes to it."""
+    from coursekit.trial_course import empty_gradebook
 
-    from coursekit.trial_course import COURSE_ID, nbgrader_env
-
-    path = tmp_path_factory.mktemp("gradebook") / "gradebook.db"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PATH", nbgrader_env()["PATH"])
-        Gradebook(f"sqlite:///{path}", COURSE_ID).close()
-    return path
+    return empty_gradebook()
 
 
 @pytest.fixture

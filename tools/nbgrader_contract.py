@@ -11,7 +11,8 @@ what it fails on (`` `file::test` (fails on `a line of its failure`) ``): a name
 fails the run too, so a test that starts failing for a new reason is never hidden behind its old one. A named test
 that fails only on how nbgrader's test sets itself up says so (`(fails on `...`; passes adapted)`): it is run a second
 time with that set-up as nbgrader means it (tools/nbgrader_adapted.py), and must then pass; one whose set-up cannot
-be adapted names the test of ours that checks the same behaviour (`(ours: `tests/...py::test_function`)`).
+be adapted names the test of ours that checks the same behaviour (`(ours: `tests/...py::test_function`)`). Every run
+looks up nbgrader's alembic head once per worker (tools/nbgrader_alembic_once.py), not once per gradebook.
 
     python -m tools.nbgrader_contract [--jobs N] [--select EXPR]
                     (N pytest workers, default 4: most of the time is waiting; EXPR as pytest's -k, for a few tests)
@@ -123,15 +124,15 @@ def run(jobs, junit, files=FILES, select="", adapted=False):
     tests = nbgrader_tests()
     env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}  # not a worker of ours
     env.update(JUPYTER_CONFIG_PATH=SELECTION_FOLDER,
-               PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]))
-    if adapted:  # the plugin is this repository's
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+               PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")]),
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))  # our pytest plugins
     with tempfile.TemporaryDirectory(prefix="nbgrader-contract-") as folder:
         Path(folder, "pytest.ini").write_text("[pytest]\n")  # nbgrader's tests as they are, not this course's options
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", folder,
                    "-c", str(Path(folder, "pytest.ini")), f"--junitxml={junit}", "-o", "junit_family=xunit1",
                    *(["-n", str(jobs), "--dist", "load"] if jobs > 1 else ["-p", "no:xdist"]),
-                   *(["-k", select] if select else []), *(["-p", "tools.nbgrader_adapted"] if adapted else []),
+                   *(["-k", select] if select else []), "-p", "tools.nbgrader_alembic_once",
+                   *(["-p", "tools.nbgrader_adapted"] if adapted else []),
                    *(str(tests / name) for name in files)]
         return subprocess.run(command, cwd=folder, env=env).returncode
 

@@ -136,3 +136,22 @@ def test_the_plugin_selection_holds_no_course_setting_and_the_course_loads_all_o
 def test_the_course_file_itself_chooses_no_plugin(section):
     own = (ROOT / "nbgrader_config.py").read_text(encoding="utf-8")
     assert f"c.{section}." not in own  # one place chooses them: classroom/plugins/nbgrader_config.py
+
+
+def test_nbgrader_stamps_a_new_gradebook_with_the_head_the_contract_looks_up_once():
+    """tools/nbgrader_alembic_once.py keeps nbgrader.api.get_alembic_version's first answer: it holds only while a
+    new Gradebook reads its head through that function, and the kept answer is the function's own."""
+    import inspect
+
+    import nbgrader.api
+
+    assert "get_alembic_version()" in inspect.getsource(nbgrader.api.Gradebook.__init__)
+    real = nbgrader.api.get_alembic_version
+    try:
+        from tools import nbgrader_alembic_once
+
+        nbgrader_alembic_once.pytest_configure(None)
+        once = nbgrader.api.get_alembic_version
+        assert once is not real and once.__wrapped__ is real
+    finally:
+        nbgrader.api.get_alembic_version = real
