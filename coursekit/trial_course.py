@@ -134,8 +134,9 @@ def make_course(path, config=""):
     with open(path / "nbgrader_config.py", "a") as file:
         file.write("\n" + extra)
     shutil.copytree(ROOT / "source", path / "source")
-    if not (path / "gradebook.db").exists():
-        shutil.copyfile(empty_gradebook(), path / "gradebook.db")
+    db_file = course.sqlite_file(course.course_directory(root=path).db_url)  # wherever `config` puts the gradebook
+    if db_file is not None and not os.path.exists(db_file) and os.path.isdir(os.path.dirname(db_file)):
+        shutil.copyfile(empty_gradebook(), db_file)
     nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=path)
     if not config:
         kept = Path(tempfile.mkdtemp(prefix="generated-course-")) / "course"

@@ -23,7 +23,12 @@ def log_in(browser, hub, user):
     page.fill("#username_input", user)
     page.fill("#password_input", hub.passwords[user])
     page.click("#login_submit")
-    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").first.wait_for(timeout=WAIT_MS)
+    try:
+        page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").first.wait_for(timeout=WAIT_MS)
+    except Exception as exc:  # playwright's TimeoutError: say where the page is and what it shows
+        shot(page, f"login-{user}-failed")
+        raise AssertionError(f"{user}: JupyterLab did not show within {WAIT_S} s of logging in; the page is at "
+                             f"{page.url} and shows: {page.locator('body').inner_text()[:1500]!r}") from exc
     assert page.url.startswith(f"http://{user}.localhost:"), f"{user}'s server is not on an origin of its own"
     return page
 

