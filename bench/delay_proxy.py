@@ -4,7 +4,7 @@ import asyncio
 import contextlib
 import threading
 
-from coursekit.ports import free_port
+from coursekit.real_parts.ports import free_port
 
 
 class DelayProxy:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 
-from coursekit.browser import focus
+from coursekit.real_parts.browser import focus
 
 SETUP = '''\
 import ipywidgets as widgets

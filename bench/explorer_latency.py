@@ -35,7 +35,7 @@ from pathlib import Path
 from bench.delay_proxy import DelayProxy
 from bench.explorer_contestants import CONTESTANTS, OURS_NAME, TODAYS_NAME, bench_notebook, press, press_sequence
 from coursekit import parts
-from coursekit.browser import Server, chromium, run_all_cells
+from coursekit.real_parts.browser import Server, chromium, run_all_cells
 
 FRAME_MS = 1000 / 60
 CASES = ("lab", "voila", "page", "busy", "busy-voila", "far", "far-voila")

@@ -11,8 +11,8 @@ from classroom.grading import record
 from coursekit import trial_course
 from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import DASK
-from coursekit.ports import free_port
-from coursekit.waiting import until
+from coursekit.real_parts.ports import free_port
+from coursekit.real_parts.waiting import until
 
 # A small class: work that is right, wrong, and one that hits a limit (a function that never returns).
 CODE = {"right": (SUBMISSIONS / "correct_matmul.py").read_text(),

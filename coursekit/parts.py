@@ -32,7 +32,7 @@ class Missing(NamedTuple):
 def _browser():
     if importlib.util.find_spec("playwright") is None:
         return Missing("the Python package playwright is not installed", "make .venv/.ready (requirements.txt)")
-    from coursekit.browser import CHROMIUM
+    from coursekit.real_parts.browser import CHROMIUM
 
     if not Path(CHROMIUM).exists():
         return Missing(f"Chromium is not at {CHROMIUM}", "apt-get install -y chromium (or set CHROMIUM=/path/to/it)")
@@ -40,7 +40,7 @@ def _browser():
 
 
 def _axe():
-    from coursekit.browser import AXE
+    from coursekit.real_parts.browser import AXE
 
     if not AXE.exists():
         return Missing("axe-core is not installed in accessibility/node_modules", "npm ci --prefix accessibility")
@@ -59,14 +59,14 @@ def _hub():
     if not works:
         return Missing("the shared environment is made by /usr/bin/python3 -m venv, which this machine lacks",
                        "apt-get install -y python3-venv")
-    from coursekit.hub import deploy_module
+    from coursekit.real_parts.hub import deploy_module
 
     node = deploy_module("hub_class").check_node()  # the proxy's Node.js, as `make hub` checks it
     return Missing(node, "install the Node.js it names (INSTRUCTORS.md, step 1)") if node else None
 
 
 def _postgres():
-    from coursekit import postgres
+    from coursekit.real_parts import postgres
 
     absent = [name for name in ("initdb", "pg_ctl") if postgres.program(name) is None]
     if absent:

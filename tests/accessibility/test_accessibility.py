@@ -13,10 +13,10 @@ import pytest
 
 from attention_lesson.explorer.page import page_html
 from coursekit import trial_course
-from coursekit.browser import AXE, Server, chromium
+from coursekit.real_parts.browser import AXE, Server, chromium
 from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
-from coursekit.waiting import WAIT_MS
+from coursekit.real_parts.waiting import WAIT_MS
 
 pytestmark = requires("browser", "axe")
 

@@ -6,9 +6,9 @@ import os
 from pathlib import Path
 
 from attention_lesson.explorer.page import page_html
-from coursekit.browser import chromium
+from coursekit.real_parts.browser import chromium
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_MS
+from coursekit.real_parts.waiting import WAIT_MS
 from tests.explorer.reference import expected_readouts
 
 SHOTS = Path(os.environ.get("EXPLORER_SCREENSHOTS", ROOT / "build" / "screenshots"))

@@ -18,9 +18,9 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 
-from coursekit.browser import EXPLORER, Server, chromium, focus, run_all_cells
+from coursekit.real_parts.browser import EXPLORER, Server, chromium, focus, run_all_cells
 from coursekit.parts import requires
-from coursekit.waiting import until
+from coursekit.real_parts.waiting import until
 from tests.explorer.browser_view import SHOTS, VIEW, WAIT_MS, assert_shows, offline_page, shows
 
 pytestmark = requires("browser")

@@ -6,7 +6,7 @@ Expected readouts come from numpy alone (tests/explorer/reference.py). Without C
 skipped (coursekit.parts), unless REQUIRE_BROWSER_TESTS=1 (CI).
 """
 from attention_lesson.vocabulary import DIVISOR_EXPONENTS
-from coursekit.browser import focus
+from coursekit.real_parts.browser import focus
 from coursekit.parts import requires
 from tests.explorer.browser_view import SHOTS, VIEW, assert_shows, offline_page, page_file, shown
 

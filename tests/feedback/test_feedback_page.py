@@ -14,7 +14,7 @@ import pytest
 
 from classroom import cells
 from coursekit import trial_course
-from coursekit.browser import chromium
+from coursekit.real_parts.browser import chromium
 from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.repository import ROOT

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from coursekit import trial_course
-from coursekit.browser import chromium
+from coursekit.real_parts.browser import chromium
 from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.quiz.answers import SECRETS

@@ -10,7 +10,7 @@ from pathlib import Path
 from coursekit.corpus import corpus, notebook
 from coursekit.trial_course import ASSIGNMENT, COURSE_ID, max_scores, scores
 from coursekit.repository import ROOT
-from coursekit.waiting import until
+from coursekit.real_parts.waiting import until
 from tests.hub.lab_pages import WAIT_MS, log_in, menu_items, open_menu, press, server_of, shot
 
 

@@ -6,7 +6,7 @@ import pwd
 import threading
 from pathlib import Path
 
-from coursekit.waiting import until
+from coursekit.real_parts.waiting import until
 from tests.hub.class_cycle import ASSIGNMENT, exchange, hand_in_folder, home
 from tests.hub.lab_pages import api
 

@@ -5,7 +5,7 @@ import json
 import re
 
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_MS, WAIT_S, until
+from coursekit.real_parts.waiting import WAIT_MS, WAIT_S, until
 
 SHOTS = ROOT / "build" / "hub-screenshots"
 

@@ -1,7 +1,7 @@
 """A class on the JupyterHub of deploy/jupyterhub/, made by `make hub` and used as a class uses it, in Debian's
 Chromium (playwright); then `make hub-clean`.
 
-Real Linux accounts log in through PAM (coursekit/hub.py runs `make hub` with names of its own): the teacher
+Real Linux accounts log in through PAM (coursekit/real_parts/hub.py runs `make hub` with names of its own): the teacher
 opens Nbgrader › Formgrader inside JupyterLab (it must load there, not only by its own address) and releases the
 assignment with its Release button; each student lands on lesson 01, finds neither Formgrader nor Create Assignment
 in the Nbgrader menu, fetches the assignment in the Assignments tab, hands in an answer (one right, one wrong:
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.browser import CHROMIUM, CHROMIUM_ARGS
-from coursekit.hub import Hub, make
+from coursekit.real_parts.browser import CHROMIUM, CHROMIUM_ARGS
+from coursekit.real_parts.hub import Hub, make
 from coursekit.parts import requires
 from coursekit.repository import ROOT
 from tests.hub.class_cycle import ASSIGNMENT, doc_commands, hand_in, read_feedback, release, totals

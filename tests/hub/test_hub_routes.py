@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit.hub import DEPLOY, Hub, make
+from coursekit.real_parts.hub import DEPLOY, Hub, make
 from coursekit.parts import requires
 from tests.hub.permissions import TRY_READ
 

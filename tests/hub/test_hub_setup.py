@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from coursekit.hub import DEPLOY, deploy_module
+from coursekit.real_parts.hub import DEPLOY, deploy_module
 from coursekit.repository import ROOT
 
 hub_class = deploy_module("hub_class")

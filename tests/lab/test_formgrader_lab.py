@@ -23,10 +23,10 @@ import subprocess
 import pytest
 
 from coursekit import trial_course
-from coursekit.browser import chromium, make_lab
+from coursekit.real_parts.browser import chromium, make_lab
 from coursekit.parts import requires
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_MS
+from coursekit.real_parts.waiting import WAIT_MS
 
 pytestmark = requires("browser")
 COURSE = ("nbgrader_config.py", "Makefile", "source", "release", "notebooks", "tools")

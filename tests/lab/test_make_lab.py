@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from coursekit.repository import LESSON_NOTEBOOKS
-from coursekit.browser import make_lab
+from coursekit.real_parts.browser import make_lab
 
 pytestmark = pytest.mark.integration  # starts a real JupyterLab
 

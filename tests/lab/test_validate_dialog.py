@@ -17,10 +17,10 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 
 from classroom import cells
 from classroom.cells import SourceCell
-from coursekit.browser import Server, chromium
+from coursekit.real_parts.browser import Server, chromium
 from coursekit.parts import requires
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_MS
+from coursekit.real_parts.waiting import WAIT_MS
 
 pytestmark = requires("browser")
 

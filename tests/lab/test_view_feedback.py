@@ -2,9 +2,9 @@
 feedback folder, <assignment>/feedback/<timestamp>; the course's JupyterLab extension (lab/validate-notice) then
 opens each feedback page there in JupyterLab's HTML viewer. The command is run here as that link runs it (through
 the page's JupyterLab application, exposed for the test), with the path nbgrader's list gives."""
-from coursekit.browser import Server, chromium
+from coursekit.real_parts.browser import Server, chromium
 from coursekit.parts import requires
-from coursekit.waiting import WAIT_MS
+from coursekit.real_parts.waiting import WAIT_MS
 
 pytestmark = requires("browser")
 

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from coursekit.browser import make_lab
+from coursekit.real_parts.browser import make_lab
 from coursekit.trial_course import ASSIGNMENT
 from tests.self_study.learner_clone import fresh_clone
 

@@ -21,7 +21,7 @@ import pytest
 
 from classroom import cells
 from coursekit import trial_course
-from coursekit.browser import chromium
+from coursekit.real_parts.browser import chromium
 from coursekit.trial_course import ANSWERS, ASSIGNMENT, SOLUTION, SUBMISSIONS
 from coursekit.parts import requires
 from coursekit.quiz.answers import RIGHT, SECRETS, answer_cell

@@ -17,7 +17,8 @@ import pytest
 
 from classroom import autograde
 from classroom.grading import progress, record
-from coursekit import trial_course, postgres
+from coursekit import trial_course
+from coursekit.real_parts import postgres
 from coursekit import grading_runs as runs
 from coursekit.trial_course import ASSIGNMENT
 from coursekit.parts import requires

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 
-from coursekit.ports import free_port
+from coursekit.real_parts.ports import free_port
 
 
 def program(name):

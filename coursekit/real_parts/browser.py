@@ -16,9 +16,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from coursekit.ports import free_port
+from coursekit.real_parts.ports import free_port
 from coursekit.repository import ROOT
-from coursekit.waiting import WAIT_MS, answers, status, until
+from coursekit.real_parts.waiting import WAIT_MS, answers, status, until
 
 EXPLORER = ROOT / "notebooks" / "04-explore-the-divisor.ipynb"
 # axe-core, the accessibility engine run in Chromium (npm ci --prefix accessibility).

@@ -22,9 +22,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from coursekit.ports import free_port
+from coursekit.real_parts.ports import free_port
 from coursekit.repository import ROOT
-from coursekit.waiting import until
+from coursekit.real_parts.waiting import until
 
 DEPLOY = ROOT / "deploy" / "jupyterhub"
 START_S = 600  # `make hub` on a fresh machine builds the shared environment first (about a minute of pip)
