@@ -85,7 +85,7 @@ class ExecuteForDisplay(SandboxedExecute):
             process = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
             if process is None:
                 return 0.0
-            self._tree = Tree(process.pid)
+            self._tree = Tree(process.pid, getattr(self.km, "cgroup", None))
         return self._tree.cpu(rescan=True)
 
     def _whole_run(self):
@@ -103,7 +103,7 @@ class ExecuteForDisplay(SandboxedExecute):
     async def _watch(self):
         self._limit = self.cell_cpu_limit()
         why = await cell_limits.watch(self.km.provisioner.process.pid, self._limit[0], self.wall_factor,
-                                      self._deadline, self.clock_budget())
+                                      self._deadline, self.clock_budget(), getattr(self.km, "cgroup", None))
         self._why_interrupted = why
         await self.km.interrupt_kernel()
 

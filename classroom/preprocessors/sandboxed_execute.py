@@ -234,7 +234,7 @@ class SandboxedExecute(Execute):
 
     async def _watch(self):
         why = await cell_limits.watch(self.km.provisioner.process.pid, self.timeout, self.wall_factor, self._deadline,
-                                      self.total_seconds)
+                                      self.total_seconds, getattr(self.km, "cgroup", None))
         self._why_interrupted = why
         await self.km.interrupt_kernel()
 

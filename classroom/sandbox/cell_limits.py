@@ -31,9 +31,10 @@ def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_se
     return None
 
 
-async def watch(pid, limit, wall_factor, deadline=None, total_seconds=None):
-    """Follow the process tree of `pid` (the kernel's launcher) from now on; return why its cell must stop."""
-    tree = Tree(pid)
+async def watch(pid, limit, wall_factor, deadline=None, total_seconds=None, cgroup=None):
+    """Follow the process tree of `pid` (the kernel's launcher; `cgroup` its control group, or None) from now on;
+    return why its cell must stop."""
+    tree = Tree(pid, cgroup)
     start, began = tree.cpu(rescan=True), time.monotonic()
     window = [(began, start)]
     limit = limit if limit and limit > 0 else None

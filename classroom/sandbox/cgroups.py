@@ -4,7 +4,9 @@ and it is where the grader reads the tree's memory from (the student's code cann
 mounted in the sandbox).
 
 Found at run time, once per grading process (`support()`): cgroup v2 (one hierarchy, `memory.max`, `pids.max`,
-`memory.peak`) or v1 (a `memory` hierarchy with `memory.limit_in_bytes`, and a `pids` one if mounted). The new
+`memory.peak`, `cpu.stat`) or v1 (a `memory` hierarchy with `memory.limit_in_bytes`, and a `pids` and a `cpuacct` one
+if mounted). The group is also where the grader reads the tree's CPU time (`cpu_seconds`), one file instead of a
+search of every process of the machine (classroom.sandbox.process_tree reads it so where it can). The new
 group is made under the grader's own group or, failing that, the nearest ancestor that accepts it (root can use
 any; an ordinary user only a delegated subtree, e.g. `systemd-run --user --scope -p Delegate=yes make autograde`).
 A probe moves a short-lived process into a test group; if anything fails, there is no cgroup (`support()` says
@@ -25,6 +27,9 @@ import time
 import psutil
 
 ROOT = "/sys/fs/cgroup"
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")  # memory is required; pids and cpuacct are used where mounted
+# The file of a v1 hierarchy a probe group must have for the controller to be used.
+V1_WANTED = {"memory": "memory.limit_in_bytes", "pids": "pids.max", "cpuacct": "cpuacct.usage"}
 PREFIX = "classroom-"
 _numbers = itertools.count()
 _open = set()
@@ -61,14 +66,14 @@ def _candidates(mount, path):
 
 
 def _layout():
-    """[(kind, controller, parent folder candidates)] for the memory and pids controllers, v2 first."""
+    """[(kind, controller, parent folder candidates)] for the memory, pids and (v1) cpuacct controllers, v2 first."""
     groups = _own_groups()
     unified = ROOT if os.path.exists(os.path.join(ROOT, "cgroup.controllers")) else os.path.join(ROOT, "unified")
     found = []
     if "memory" in _read(os.path.join(unified, "cgroup.controllers")).split() and "" in groups:
         found.append(("v2", None, _candidates(unified, groups[""])))
     else:
-        for controller in ("memory", "pids"):
+        for controller in V1_CONTROLLERS:
             if os.path.exists(os.path.join(ROOT, controller, "cgroup.procs")) and controller in groups:
                 found.append(("v1", controller, _candidates(os.path.join(ROOT, controller), groups[controller])))
     return found
@@ -120,7 +125,7 @@ class Cgroup:
 
     def __init__(self, kind, folders):
         self.kind = kind
-        self.folders = folders  # {"memory": path, "pids": path}; in v2 both are the same folder
+        self.folders = folders  # {"memory": path, "pids": path, "cpuacct": path}; in v2 one folder for all
         self.memory_folder = folders["memory"]
 
     @classmethod
@@ -180,6 +185,20 @@ class Cgroup:
         name = "memory.peak" if self.kind == "v2" else "memory.max_usage_in_bytes"
         return int(_read(os.path.join(self.memory_folder, name), "0") or 0)
 
+    def cpu_seconds(self):
+        """CPU seconds (user and system) every process that was ever in the group has used, as the kernel accounts
+        them; None where the group does not count them (v1 without a cpuacct hierarchy)."""
+        if self.kind == "v2":
+            for line in _read(os.path.join(self.memory_folder, "cpu.stat")).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "usage_usec":
+                    return int(value) / 1e6
+            return None
+        if "cpuacct" not in self.folders:
+            return None
+        text = _read(os.path.join(self.folders["cpuacct"], "cpuacct.usage")).strip()
+        return int(text) / 1e9 if text else None
+
     def oom_kills(self):
         """How many processes of the tree the kernel killed for going over the memory limit."""
         name = "memory.events" if self.kind == "v2" else "memory.oom_control"
@@ -220,7 +239,7 @@ def support():
 def _usable(kind, controller, parent):
     """Whether a group made under `parent` gets the controller's files and accepts a process moved into it."""
     probe = os.path.join(parent, f"{PREFIX}{os.getpid()}-probe")
-    wanted = "memory.max" if kind == "v2" else ("memory.limit_in_bytes" if controller == "memory" else "pids.max")
+    wanted = "memory.max" if kind == "v2" else V1_WANTED[controller]
     if kind == "v2" and "memory" not in _read(os.path.join(parent, "cgroup.subtree_control")).split():
         try:  # possible where the parent has no process of its own (the root, or a delegated subtree's top)
             _write(os.path.join(parent, "cgroup.subtree_control"), "+memory +pids")

@@ -98,6 +98,11 @@ class SandboxedKernelManager(AsyncKernelManager):
                 await asyncio.sleep(0.01)
         self.ip = os.path.join(self._grader_dir, "zmq")
 
+    @property
+    def cgroup(self):
+        """The control group of the kernel's process tree (classroom.sandbox.cgroups), or None."""
+        return self._cgroup
+
     def _close_cgroup(self):
         if self._cgroup is not None:
             self._cgroup.close()

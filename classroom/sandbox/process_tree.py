@@ -1,6 +1,8 @@
 """The resident memory and the CPU time of a process tree, read from outside it: the grading child's
 (classroom.trusted.child_handle) and a sandboxed kernel's (classroom.sandbox.cell_limits), so that the machine's load
-does not change what a limit counts."""
+does not change what a limit counts. Where the tree has a control group that counts CPU time (classroom.sandbox.cgroups),
+its CPU time is read there: one file, where psutil reads a file per process and, to find the processes, one per
+process of the machine (a grading child answers hundreds of calls per submission, each read before and after)."""
 import time
 
 import psutil
@@ -16,8 +18,9 @@ class Tree:
     the memory of its processes is read every time (those that exited count nothing), and their CPU time with that
     of the children they have reaped."""
 
-    def __init__(self, pid):
+    def __init__(self, pid, cgroup=None):
         self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
+        self.cgroup = cgroup  # the tree's classroom.sandbox.cgroups.Cgroup, or None
 
     def _rescan(self, interval):
         if time.monotonic() - self.when >= interval:
@@ -31,6 +34,10 @@ class Tree:
     def cpu(self, rescan=False):
         """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
         `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
+        counted = self.cgroup.cpu_seconds() if self.cgroup is not None else None
+        if counted is not None:
+            self.gone = max(self.gone, counted)
+            return self.gone
         self._rescan(0.0 if rescan else CPU_RESCAN)
         total = 0.0
         for process in self.found:

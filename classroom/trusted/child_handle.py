@@ -74,7 +74,7 @@ class ChildHandle:
                                    writable=[self.inputs.rw], env=env, cgroup=self.cgroup)
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, cwd=self.home, env=env, start_new_session=True)
-        self.tree = Tree(self.proc.pid)
+        self.tree = Tree(self.proc.pid, self.cgroup)
 
     def alive(self):
         return self.proc.poll() is None

@@ -1,6 +1,16 @@
 """A cell's time limits in nbgrader's design (classroom.sandbox.cell_limits): CPU time counts, the clock only while the
-cell computes nothing (as nbgrader's own limit counts a sleeping cell) or past `wall_factor` times the limit."""
+cell computes nothing (as nbgrader's own limit counts a sleeping cell) or past `wall_factor` times the limit; and the
+CPU time of a tree, which every limit reads (classroom.sandbox.process_tree)."""
+import subprocess
+import sys
+import time
+
+import pytest
+
+from classroom.sandbox import cgroups, launch
 from classroom.sandbox.cell_limits import reason
+from classroom.sandbox.process_tree import Tree
+from classroom.units import MiB
 
 
 def stop(used, elapsed, computing, now=0.0, limit=30, deadline=None):
@@ -23,3 +33,35 @@ def test_no_limit_per_cell_leaves_only_the_whole_runs_deadline():
         assert stop(500, 500, True, limit=no_limit) is None
         assert stop(1, 10, False, now=101.0, limit=no_limit, deadline=100.0) == (
             "ran into the 3600 s the grader gives all cells together")
+
+
+BURN = """import sys, time
+start = time.process_time()
+while time.process_time() - start < 0.4:
+    pass
+sys.stdin.read()
+"""
+
+
+def test_a_trees_cpu_time_is_read_from_its_control_group_and_is_what_its_processes_used():
+    """Where the tree has a control group that counts CPU time, the limits read it there (one file, not a search of
+    the machine's processes); it must say what psutil reads from the tree's processes, here a launcher that burns
+    0.4 s of CPU time and then waits."""
+    group = launch.new_cgroup(512 * MiB)
+    if group is None or group.cpu_seconds() is None:
+        why = cgroups.support()["why"] or "the machine's control groups do not count CPU time (no v1 cpuacct)"
+        pytest.skip(f"no control group that counts CPU time here: {why}")
+    proc = subprocess.Popen(launch.limited([sys.executable, "-c", BURN], 512 * MiB, 30, cgroup=group),
+                            stdin=subprocess.PIPE)
+    try:
+        counted, searched = Tree(proc.pid, group), Tree(proc.pid)
+        while searched.cpu(rescan=True) < 0.4 and proc.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.1)  # it waits on its standard input now: neither count grows
+        by_group, by_processes = counted.cpu(), searched.cpu(rescan=True)
+        assert 0.4 <= by_group <= by_processes + 0.05, (by_group, by_processes)
+        assert by_processes - by_group < 0.3, "the group missed CPU time the tree's processes used"
+    finally:
+        proc.stdin.close()
+        proc.wait()
+        group.close()
