@@ -209,10 +209,27 @@ def focus(page, selector):
 LAB_TOKEN = "lesson-test-token"
 
 
+def written(log):
+    """All that processes wrote to the temporary file `log`, read where it lies (os.pread): the processes share the
+    file's offset with `log`, so a seek and read of ours could start wherever a write of theirs left it."""
+    fd = log.fileno()
+    return os.pread(fd, os.fstat(fd).st_size, 0).decode(errors="replace")
+
+
 def said(log):
     """The end of what a process wrote to the temporary file `log`."""
-    log.seek(0)
-    return log.read().decode(errors="replace")[-3000:]
+    return written(log)[-3000:]
+
+
+def group_alive(pgid):
+    """Whether any process of the process group `pgid` is still running."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @contextlib.contextmanager
@@ -233,9 +250,10 @@ def make_lab(cwd=ROOT, env=None, make_args=(), output=None):
             os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
+                # make ends first; JupyterLab, in its process group, may still be writing as it shuts down
+                until(lambda: not group_alive(proc.pid), "make lab's processes never ended", seconds=30)
+            except (subprocess.TimeoutExpired, AssertionError):
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
             if output is not None:
-                log.seek(0)
-                output.append(log.read().decode(errors="replace"))
+                output.append(written(log))
