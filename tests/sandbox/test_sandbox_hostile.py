@@ -5,9 +5,12 @@ defines a *correct* `score_gradient` only if its attack worked: any escape would
 holds an honest student too; afterwards her grade and files, the source notebook and the release are unchanged,
 no process of the sandbox user is left and no control group of the grader's.
 
-The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.launch.tree_memory: 2 GiB plus its
-tmpfs files) in places the address-space limit does not see; they count as escapes only where the machine gives
-the grader a memory cgroup (classroom.sandbox.cgroups), which is what bounds them.
+The memory attacks hold more than a sandboxed tree may hold in all (classroom.sandbox.launch.tree_memory: its memory
+limit plus its tmpfs files) in places the address-space limit does not see; they count as escapes only where the
+machine gives the grader a memory cgroup (classroom.sandbox.cgroups), which is what bounds them. The hostile run
+gives the kernel and the grading child less memory than the production 2 GiB (KERNEL_MEMORY, CHILD_MEMORY: options
+a course may set), so that the attacks need write only that much: what they show is that the limit holds, not how
+large it is, and writing fresh memory is slow where the machine is a virtual one that hands memory back to its host.
 """
 import glob
 import hashlib
@@ -33,6 +36,12 @@ pytestmark = requires("sandbox")
 # Where the attacks look for the instructor's files: this clone's own source notebook, and the top folder it lies in.
 REPOSITORY_SOURCE = str(ROOT / "source" / "score_gradient" / "score_gradient.ipynb")
 REPOSITORY_TOP = str(Path(*ROOT.parts[:2]))
+
+# The hostile run's memory limits (c.SandboxedExecute.kernel_memory, c.TrustedGrades.child_memory) and the most a tree
+# of either may hold in all: the memory attacks write past it.
+KERNEL_MEMORY, CHILD_MEMORY = 1024 * sandbox.MiB, 512 * sandbox.MiB
+TREE_MIB = sandbox.tree_memory(max(KERNEL_MEMORY, CHILD_MEMORY)) // sandbox.MiB
+LIMITS = [f"--SandboxedExecute.kernel_memory={KERNEL_MEMORY}", f"--TrustedGrades.child_memory={CHILD_MEMORY}"]
 
 REWARD = """
 import numpy as np
@@ -112,12 +121,12 @@ ESCAPED = True
     "hostile_memfd_beyond_limits": attack("""
 import os
 held = []
-for i in range(48):  # 48 x 64 MiB = 3 GiB, none of it in the address space
+for i in range(TREE_MIB // 64 + 2):  # 64 MiB at a time past what the tree may hold, none of it in the address space
     fd = os.memfd_create(f"hoard{i}")
     os.write(fd, b"x" * 64 * 2 ** 20)
     held.append(fd)
 ESCAPED = len(held) * 64 > TREE_MIB
-""".replace("TREE_MIB", str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB))),
+""".replace("TREE_MIB", str(TREE_MIB))),
     "hostile_user_namespace_tmpfs": attack("""
 import subprocess
 script = "mount -t tmpfs none /tmp && for i in 1 2 3 4 5 6 7; do head -c 60000000 /dev/zero > /tmp/f$i || exit 1; done"
@@ -145,14 +154,14 @@ ESCAPED = written >= 128 * 2 ** 20
     "hostile_shared_anonymous_memory": attack("""
 import mmap
 maps, touched = [], 0
-for _ in range(12):  # 12 x 256 MiB, shared and anonymous, every page written
+for _ in range(TREE_MIB // 256 + 2):  # 256 MiB at a time, shared and anonymous, every page written
     block = mmap.mmap(-1, 256 * 2 ** 20, flags=mmap.MAP_SHARED)
     for offset in range(0, len(block), 4096):
         block[offset] = 1
     maps.append(block)
     touched += len(block)
-ESCAPED = touched > 2600 * 2 ** 20
-"""),
+ESCAPED = touched > TREE_MIB * 2 ** 20
+""".replace("TREE_MIB", str(TREE_MIB))),
     "hostile_writes_to_the_graders_terminal": attack("""
 import fcntl, os, termios
 for fd in (0, 1, 2):
@@ -229,7 +238,7 @@ def test_hostile_submissions_fail_inside_the_sandbox(tmp_path):
         trial_course.write_submission(place, name, trial_course.submission(code, answers=unanswered))
     scratch = tmp_path / "tmp"  # the grader's TMPDIR: every sandbox home of the run is made in it
     scratch.mkdir()
-    graded = trial_course.autograde(place, HOSTILE_COURSE=str(place), TMPDIR=str(scratch))
+    graded = trial_course.autograde(place, *LIMITS, HOSTILE_COURSE=str(place), TMPDIR=str(scratch))
     scores = trial_course.scores(place)
     earned = {name: sum(scores[name].values()) for name in HOSTILE}
     assert earned == {name: 0.0 for name in HOSTILE}, earned
@@ -247,11 +256,11 @@ def test_one_tree_holds_no_more_than_its_limit_in_memfd_files():
         pytest.skip(f"no memory cgroup here: {cgroups.support()['why']}")
     hoard = ("import os\nheld = []\nfor i in range(48):\n    fd = os.memfd_create('m')\n"
              "    os.write(fd, b'x' * 64 * 2 ** 20)\n    held.append(fd)\ndef held_mib():\n    return len(held) * 64\n")
-    with StudentCode([hoard], define_timeout=60, launcher=trial_course.LAUNCHER) as code:
+    with StudentCode([hoard], define_timeout=60, launcher=trial_course.LAUNCHER, memory=CHILD_MEMORY) as code:
         with pytest.raises(StudentError) as stopped:
             code.lookup("held_mib")
     assert stopped.value.kind == failures.OUT_OF_MEMORY, str(stopped.value)
-    assert str(sandbox.tree_memory(2048 * sandbox.MiB) // sandbox.MiB) in str(stopped.value)
+    assert str(sandbox.tree_memory(CHILD_MEMORY) // sandbox.MiB) in str(stopped.value)
 
 
 def test_the_sandbox_is_a_session_of_its_own():
