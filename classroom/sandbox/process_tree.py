@@ -1,8 +1,9 @@
 """The resident memory and the CPU time of a process tree, read from outside it: the grading child's
 (classroom.trusted.child_handle) and a sandboxed kernel's (classroom.sandbox.cell_limits), so that the machine's load
-does not change what a limit counts. Where the tree has a control group that counts CPU time (classroom.sandbox.cgroups),
-its CPU time is read there: one file, where psutil reads a file per process and, to find the processes, one per
-process of the machine (a grading child answers hundreds of calls per submission, each read before and after)."""
+does not change what a limit counts. Where the tree has a control group that counts CPU time
+(classroom.sandbox.cgroups), its CPU time is read there: one file, where psutil reads a file per process and, to find
+the processes, one per process of the machine (a grading child answers hundreds of calls per submission, each read
+before and after)."""
 import time
 
 import psutil
