@@ -7,11 +7,13 @@ install`). Whether this machine has a browser at all: coursekit.parts (`requires
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -191,10 +193,38 @@ def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
         raise RuntimeError(f"JupyterLab did not run the cells after {attempts} tries of Run All Cells")
     if not wait_for_end:
         return
-    # wait for the run to end: when it does, JupyterLab moves the focus, which must not happen mid-test
-    page.wait_for_function("""() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
-        .every(prompt => /\\[\\d+\\]/.test(prompt.innerText))""", timeout=timeout_ms)
+    wait_for_the_run_to_end(page, timeout_ms)
     page.wait_for_timeout(300)
+
+
+# Each code cell's prompt ("[3]", "[*]" or "[ ]") and the kernel's status, as the page shows them.
+PROMPTS = """() => ({prompts: [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.innerText.trim()),
+    status: document.querySelector('.jp-Notebook-ExecutionIndicator')?.getAttribute('data-status')})"""
+LEFT_BEHIND_MS = 5_000  # an idle kernel with cells that never started, for this long: JupyterLab dropped them
+
+
+def wait_for_the_run_to_end(page, timeout_ms):
+    """Wait until every code cell has run (its prompt shows a number): when the run ends, JupyterLab moves the focus,
+    which must not happen mid-test. On a loaded machine JupyterLab can drop some of a Run All's cells, which then
+    never start while the kernel sits idle: after LEFT_BEHIND_MS of that, Run All is given once more. Fails naming
+    the prompts and the kernel's status."""
+    start = time.monotonic()
+    idle_since, again = None, False
+    while True:
+        seen, now = page.evaluate(PROMPTS), time.monotonic()
+        prompts = seen["prompts"]
+        if prompts and all(re.search(r"\[\d+\]", prompt) for prompt in prompts):
+            return
+        stalled = seen["status"] == "idle" and not any("*" in prompt for prompt in prompts)
+        idle_since = (idle_since or now) if stalled else None
+        if stalled and now - idle_since >= LEFT_BEHIND_MS / 1000 and not again:
+            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+            page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            again, idle_since = True, None
+        if now - start >= timeout_ms / 1000:
+            raise AssertionError(f"Run All did not end within {timeout_ms // 1000} s: prompts {prompts}, kernel "
+                                 f"{seen['status']!r}{' (Run All given twice)' if again else ''}")
+        page.wait_for_timeout(250)
 
 
 def focus(page, selector):
