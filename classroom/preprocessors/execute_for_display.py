@@ -24,7 +24,6 @@ from traitlets import Float, Integer
 from .. import cells
 from ..grading import design
 from ..sandbox import cell_limits
-from ..sandbox.process_tree import Tree
 from ..trusted import failures
 from .sandboxed_execute import TOKEN, SandboxedExecute, own_name
 
@@ -82,10 +81,9 @@ class ExecuteForDisplay(SandboxedExecute):
     def _cpu(self):
         """CPU seconds the kernel's process tree has used so far (0 before the kernel runs)."""
         if self._tree is None:
-            process = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
-            if process is None:
+            self._tree = cell_limits.kernel_tree(getattr(self, "km", None))
+            if self._tree is None:
                 return 0.0
-            self._tree = Tree(process.pid, getattr(self.km, "cgroup", None))
         return self._tree.cpu(rescan=True)
 
     def _whole_run(self):
@@ -102,8 +100,7 @@ class ExecuteForDisplay(SandboxedExecute):
 
     async def _watch(self):
         self._limit = self.cell_cpu_limit()
-        why = await cell_limits.watch(self.km.provisioner.process.pid, self._limit[0], self.wall_factor,
-                                      self._deadline, self.clock_budget(), getattr(self.km, "cgroup", None))
+        why = await cell_limits.watch(self.km, self._limit[0], self.wall_factor, self._deadline, self.clock_budget())
         self._why_interrupted = why
         await self.km.interrupt_kernel()
 

@@ -233,8 +233,7 @@ class SandboxedExecute(Execute):
         self._watching = asyncio.ensure_future(self._watch())
 
     async def _watch(self):
-        why = await cell_limits.watch(self.km.provisioner.process.pid, self.timeout, self.wall_factor, self._deadline,
-                                      self.total_seconds, getattr(self.km, "cgroup", None))
+        why = await cell_limits.watch(self.km, self.timeout, self.wall_factor, self._deadline, self.total_seconds)
         self._why_interrupted = why
         await self.km.interrupt_kernel()
 

@@ -31,10 +31,16 @@ def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_se
     return None
 
 
-async def watch(pid, limit, wall_factor, deadline=None, total_seconds=None, cgroup=None):
-    """Follow the process tree of `pid` (the kernel's launcher; `cgroup` its control group, or None) from now on;
-    return why its cell must stop."""
-    tree = Tree(pid, cgroup)
+def kernel_tree(km):
+    """The process tree of `km`'s kernel (from its launcher down), its CPU time read from the tree's control group where
+    the kernel manager made one (SandboxedKernelManager.cgroup); None before the kernel runs."""
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    return None if process is None else Tree(process.pid, getattr(km, "cgroup", None))
+
+
+async def watch(km, limit, wall_factor, deadline=None, total_seconds=None):
+    """Follow the process tree of `km`'s kernel from now on; return why its cell must stop."""
+    tree = kernel_tree(km)
     start, began = tree.cpu(rescan=True), time.monotonic()
     window = [(began, start)]
     limit = limit if limit and limit > 0 else None

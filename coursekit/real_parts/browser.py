@@ -168,6 +168,12 @@ def chromium(viewport=(1400, 1100)):
             shutil.rmtree(profile, ignore_errors=True)
 
 
+def choose_run_all(page):
+    """Run > Run All Cells, from JupyterLab's menu bar."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+
+
 def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
 
@@ -179,8 +185,7 @@ def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
     # the toolbar's execution indicator carries the kernel status
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached", timeout=timeout_ms)
     for _ in range(attempts):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        choose_run_all(page)
         try:
             page.wait_for_function("""() => {
                 const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
@@ -218,8 +223,7 @@ def wait_for_the_run_to_end(page, timeout_ms):
         stalled = seen["status"] == "idle" and not any("*" in prompt for prompt in prompts)
         idle_since = (idle_since or now) if stalled else None
         if stalled and now - idle_since >= LEFT_BEHIND_MS / 1000 and not again:
-            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-            page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            choose_run_all(page)
             again, idle_since = True, None
         if now - start >= timeout_ms / 1000:
             raise AssertionError(f"Run All did not end within {timeout_ms // 1000} s: prompts {prompts}, kernel "
