@@ -35,9 +35,10 @@ class ExecuteForDisplay(SandboxedExecute):
 
     design = design.TRUSTED
 
-    timeout = Integer(5, allow_none=True, help="CPU seconds a single cell may use before it is interrupted (and as "
-                      "many seconds on the clock while it computes nothing); None: no limit of its own (all cells "
-                      "together still stop at total_seconds).").tag(config=True)
+    timeout = Integer(5, allow_none=True, help="CPU seconds a single cell may use running its own code (user time; "
+                      "the kernel's work for it counts toward total_seconds) before it is interrupted (and as many "
+                      "seconds on the clock while it computes nothing); None: no limit of its own (all cells together "
+                      "still stop at total_seconds).").tag(config=True)
     total_seconds = Float(20.0, help="CPU seconds for all the student's cells together, and wall_factor times as "
                           "many on the clock; later cells are skipped.").tag(config=True)
     kernel_cpu_seconds = Integer(300, help="CPU seconds the student's kernel may use in all.").tag(config=True)
@@ -79,12 +80,13 @@ class ExecuteForDisplay(SandboxedExecute):
         return cell, resources
 
     def _cpu(self):
-        """CPU seconds the kernel's process tree has used so far (0 before the kernel runs)."""
+        """CPU seconds the kernel's process tree has used so far, the kernel's work for it counted (0 before the
+        kernel runs)."""
         if self._tree is None:
             self._tree = cell_limits.kernel_tree(getattr(self, "km", None))
             if self._tree is None:
                 return 0.0
-        return self._tree.cpu(rescan=True)
+        return self._tree.cpu(rescan=True).total
 
     def _whole_run(self):
         return f"the {self.total_seconds:g} s of CPU time the grader gives all cells together"

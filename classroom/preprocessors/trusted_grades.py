@@ -29,10 +29,13 @@ RUNNING = "classroom_trusted_grades"  # where StartTrustedGrades leaves the Futu
 class TrustedGrades(NbGraderPreprocessor):
     """Decide every code grade cell outside the student's kernel; the cell's outputs become the verdict."""
 
-    call_timeout = Float(limits.CALL_SECONDS, help="CPU seconds one call of the student's function may use (read "
-                         "from outside its process, so the machine's load does not change it).").tag(config=True)
-    define_timeout = Float(limits.CELL_SECONDS, help="CPU seconds each answer cell may use to run; one that runs past "
-                           "it is left out, and only the checks that need what it defines fail.").tag(config=True)
+    call_timeout = Float(limits.CALL_SECONDS, help="CPU seconds one call of the student's function may use running "
+                         "its own code (user time, read from outside its process, so the machine's load does not "
+                         "change it; the kernel's work for it, such as fresh memory, counts toward total_seconds)."
+                         ).tag(config=True)
+    define_timeout = Float(limits.CELL_SECONDS, help="CPU seconds each answer cell may use to run its own code (user "
+                           "time, as call_timeout); one that runs past it is left out, and only the checks that need "
+                           "what it defines fail.").tag(config=True)
     wall_factor = Float(limits.WALL_FACTOR, help="How many times its CPU seconds a call, a cell or the submission may "
                         "also wait on the clock (code that sleeps uses no CPU time; code that computes is never "
                         "stopped by the clock).").tag(config=True)

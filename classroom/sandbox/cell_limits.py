@@ -2,7 +2,8 @@
 the kernel, so that the machine's load does not change them.
 
 `watch` follows the kernel's process tree while a cell runs and returns, in words that follow "it", why the cell
-must be interrupted: it used more than `limit` seconds of CPU time; or it ran for more than `limit` seconds on the
+must be interrupted: it used more than `limit` seconds of CPU time running its own code (user time: the kernel's
+work for it, mostly fresh memory, costs what the host makes it, classroom.sandbox.process_tree.CpuTime); or it ran for more than `limit` seconds on the
 clock while computing nothing (sleeping, waiting), as nbgrader's own limit counts; or it ran for more than
 `wall_factor` times `limit` on the clock even while computing; or the whole run's `deadline` passed. With no `limit`
 (None or 0: nbgrader's "no limit"), only the deadline counts.
@@ -42,13 +43,13 @@ async def watch(km, limit, wall_factor, deadline=None, total_seconds=None):
     """Follow the process tree of `km`'s kernel from now on; return why its cell must stop."""
     tree = kernel_tree(km)
     start, began = tree.cpu(rescan=True), time.monotonic()
-    window = [(began, start)]
+    window = [(began, start.total)]
     limit = limit if limit and limit > 0 else None
     while True:
         await asyncio.sleep(POLL)
         now, cpu = time.monotonic(), tree.cpu()
-        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, cpu)]
+        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, cpu.total)]
         computing = window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL)
-        why = reason(cpu - start, now - began, computing, now, limit, wall_factor, deadline, total_seconds)
+        why = reason(cpu.user - start.user, now - began, computing, now, limit, wall_factor, deadline, total_seconds)
         if why:
             return why

@@ -5,7 +5,7 @@ mounted in the sandbox).
 
 Found at run time, once per grading process (`support()`): cgroup v2 (one hierarchy, `memory.max`, `pids.max`,
 `memory.peak`, `cpu.stat`) or v1 (a `memory` hierarchy with `memory.limit_in_bytes`, and a `pids` and a `cpuacct` one
-if mounted). The group is also where the grader reads the tree's CPU time (`cpu_seconds`), one file instead of a
+if mounted). The group is also where the grader reads the tree's CPU time (`cpu_times`), one file instead of a
 search of every process of the machine (classroom.sandbox.process_tree reads it so where it can). The new
 group is made under the grader's own group or, failing that, the nearest ancestor that accepts it (root can use
 any; an ordinary user only a delegated subtree, e.g. `systemd-run --user --scope -p Delegate=yes make autograde`).
@@ -29,7 +29,8 @@ import psutil
 ROOT = "/sys/fs/cgroup"
 V1_CONTROLLERS = ("memory", "pids", "cpuacct")  # memory is required; pids and cpuacct are used where mounted
 # The file of a v1 hierarchy a probe group must have for the controller to be used.
-V1_WANTED = {"memory": "memory.limit_in_bytes", "pids": "pids.max", "cpuacct": "cpuacct.usage"}
+V1_WANTED = {"memory": "memory.limit_in_bytes", "pids": "pids.max", "cpuacct": "cpuacct.stat"}
+TICKS = os.sysconf("SC_CLK_TCK")  # the unit of v1's cpuacct.stat
 PREFIX = "classroom-"
 _numbers = itertools.count()
 _open = set()
@@ -185,19 +186,23 @@ class Cgroup:
         name = "memory.peak" if self.kind == "v2" else "memory.max_usage_in_bytes"
         return int(_read(os.path.join(self.memory_folder, name), "0") or 0)
 
-    def cpu_seconds(self):
-        """CPU seconds (user and system) every process that was ever in the group has used, as the kernel accounts
-        them; None where the group does not count them (v1 without a cpuacct hierarchy)."""
+    def cpu_times(self):
+        """(user, user and system) CPU seconds every process that was ever in the group has used, as the kernel
+        accounts them; None where the group does not count them (v1 without a cpuacct hierarchy)."""
         if self.kind == "v2":
-            for line in _read(os.path.join(self.memory_folder, "cpu.stat")).splitlines():
-                key, _, value = line.partition(" ")
-                if key == "usage_usec":
-                    return int(value) / 1e6
-            return None
+            stat = dict(line.split(" ", 1) for line in _read(os.path.join(self.memory_folder, "cpu.stat")).splitlines()
+                        if " " in line)
+            if "user_usec" not in stat or "usage_usec" not in stat:
+                return None
+            return int(stat["user_usec"]) / 1e6, int(stat["usage_usec"]) / 1e6
         if "cpuacct" not in self.folders:
             return None
-        text = _read(os.path.join(self.folders["cpuacct"], "cpuacct.usage")).strip()
-        return int(text) / 1e9 if text else None
+        stat = dict(line.split(" ", 1) for line in _read(os.path.join(self.folders["cpuacct"], "cpuacct.stat"))
+                    .splitlines() if " " in line)
+        if "user" not in stat or "system" not in stat:
+            return None
+        user, system = int(stat["user"]) / TICKS, int(stat["system"]) / TICKS
+        return user, user + system
 
     def oom_kills(self):
         """How many processes of the tree the kernel killed for going over the memory limit."""

@@ -5,11 +5,23 @@ does not change what a limit counts. Where the tree has a control group that cou
 the processes, one per process of the machine (a grading child answers hundreds of calls per submission, each read
 before and after)."""
 import time
+from typing import NamedTuple
 
 import psutil
 
 RESCAN = 0.02  # seconds between two searches for the processes of a tree without a control group
 CPU_RESCAN = 0.5  # seconds between two searches for the processes whose CPU time a request uses
+
+
+class CpuTime(NamedTuple):
+    """CPU seconds a tree has used: `user`, running its own code, and `total`, with what the kernel did for it
+    (system time). A limit on one step (a call, a cell) counts `user`: the kernel's share is mostly handing out fresh
+    memory, whose cost on a virtual machine varies tenfold with the host (on this project's 2-core machine, 9
+    microseconds a page the host had not given it yet, 0.8 a page it had), so that the same honest code would pass
+    or fail with the state of the host (docs/sandbox.md). Budgets of a whole
+    submission count `total`, so that nothing a student's code makes the kernel do escapes them."""
+    user: float
+    total: float
 
 
 class Tree:
@@ -20,7 +32,7 @@ class Tree:
     of the children they have reaped."""
 
     def __init__(self, pid, cgroup=None):
-        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), 0.0
+        self.pid, self.found, self.when, self.gone = pid, [], float("-inf"), CpuTime(0.0, 0.0)
         self.cgroup = cgroup  # the tree's classroom.sandbox.cgroups.Cgroup, or None
 
     def _rescan(self, interval):
@@ -33,21 +45,21 @@ class Tree:
             self.when = time.monotonic()
 
     def cpu(self, rescan=False):
-        """CPU seconds (user and system) the tree has used; only ever grows (an exited process keeps its share).
-        `rescan`: look for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
-        counted = self.cgroup.cpu_seconds() if self.cgroup is not None else None
-        if counted is not None:
-            self.gone = max(self.gone, counted)
-            return self.gone
-        self._rescan(0.0 if rescan else CPU_RESCAN)
-        total = 0.0
-        for process in self.found:
-            try:
-                times = process.cpu_times()
+        """CpuTime the tree has used; each part only ever grows (an exited process keeps its share). `rescan`: look
+        for the tree's processes now (once the child is up), not only every CPU_RESCAN seconds."""
+        counted = self.cgroup.cpu_times() if self.cgroup is not None else None
+        if counted is None:
+            self._rescan(0.0 if rescan else CPU_RESCAN)
+            user = total = 0.0
+            for process in self.found:
+                try:
+                    times = process.cpu_times()
+                except psutil.Error:
+                    continue
+                user += times.user + times.children_user
                 total += times.user + times.system + times.children_user + times.children_system
-            except psutil.Error:
-                pass
-        self.gone = max(self.gone, total)
+            counted = user, total
+        self.gone = CpuTime(max(self.gone.user, counted[0]), max(self.gone.total, counted[1]))
         return self.gone
 
     def rss(self):

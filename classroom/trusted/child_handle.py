@@ -3,10 +3,11 @@ child with the grading run's launcher (classroom.sandbox.launchers), speaks clas
 watches it from outside.
 
 `ChildHandle.request` sends one frame and waits for the reply, reading at most `max_reply` bytes, for at most `cpu`
-seconds of the CPU time the child's process tree uses (read from outside, so that the load of the machine does not
-change it) and at most `timeout` seconds on the clock, a limit for code that waits rather than computes (a child
+seconds of the CPU time the child's process tree uses running its own code and `total` seconds with the kernel's
+work for it (classroom.sandbox.process_tree.CpuTime: read from outside, so that the load of the machine does not
+change it), and at most `timeout` seconds on the clock, a limit for code that waits rather than computes (a child
 still computing at that time is given more, however loaded the machine); a child that runs past either raises
-TimeoutError (OutOfCpuTime for the first), one that dies or overflows raises StudentError (with its kind).
+TimeoutError (OutOfCpuTime for the first two), one that dies or overflows raises StudentError (with its kind).
 
 What the grader decides on is read by the grader itself, never reported by the child:
   * the arguments of a call live in two files the grader writes (classroom.trusted.inputs): the child maps the
@@ -16,6 +17,7 @@ What the grader decides on is read by the grader itself, never reported by the c
     and reads; /sys is not in the sandbox), or without one by summing the resident memory of the tree's processes
     (psutil, classroom.sandbox.process_tree), polled during the call (`request(..., watch=...)`).
 """
+import math
 import os
 import select
 import shutil
@@ -38,11 +40,11 @@ COMPUTING = 0.05  # share of a CPU that a child past its time on the clock must 
 
 
 class OutOfCpuTime(TimeoutError):
-    """A request used more CPU time than it may; `seconds` is how much it had used when it was stopped."""
+    """A request used more CPU time than it may: `total` says it ran into its `total` limit rather than `cpu`."""
 
-    def __init__(self, seconds):
-        super().__init__(f"{seconds:.1f} s of CPU time")
-        self.seconds = seconds
+    def __init__(self, total):
+        super().__init__("all the CPU time it may use" if total else "the CPU time its code may use")
+        self.total = total
 
 
 class ChildHandle:
@@ -65,7 +67,7 @@ class ChildHandle:
             self.kill()
             raise
         self.received = 0
-        self.cpu_spent = 0.0
+        self.cpu_spent = self.own_spent = 0.0  # CPU seconds the last request used: with the kernel's work, without
 
     def _start(self, memory, launcher, cpu_seconds, processes):
         env = launch.untrusted_env(self.home)
@@ -79,13 +81,15 @@ class ChildHandle:
     def alive(self):
         return self.proc.poll() is None
 
-    def request(self, header, blobs=(), timeout=5.0, watch=None, cpu=None):
+    def request(self, header, blobs=(), timeout=5.0, watch=None, cpu=None, total=None):
         """Send one request and return the reply; `watch()` is called every POLL seconds while waiting. `cpu`: the
-        CPU seconds the child's tree may use for it (None: no such limit)."""
+        CPU seconds the child's tree may use for it running its own code (user time); `total`: with the kernel's work
+        for it (None: no such limit)."""
         deadline = time.monotonic() + timeout
-        self.cpu_spent = 0.0
+        self.cpu_spent = self.own_spent = 0.0
         start = self.tree.cpu()
-        budget = None if cpu is None else (start + cpu, cpu, start, time.monotonic())
+        limits = (math.inf if cpu is None else cpu, math.inf if total is None else total)
+        budget = None if cpu is None and total is None else (start, limits, time.monotonic())
         try:
             protocol.send(self.proc.stdin, header, blobs)
         except (BrokenPipeError, OSError):
@@ -100,7 +104,8 @@ class ChildHandle:
             raise StudentError("the process running your code sent back a malformed reply", failures.WRONG_TYPE) \
                 from None
         finally:
-            self.cpu_spent = self.tree.cpu() - start  # what this request cost, whatever its end
+            end = self.tree.cpu()  # what this request cost, whatever its end
+            self.cpu_spent, self.own_spent = end.total - start.total, end.user - start.user
 
     def _read_exact(self, n, deadline, watch, budget=None):
         self.received += n
@@ -120,8 +125,8 @@ class ChildHandle:
             if not select.select([fd], [], [], wait)[0]:
                 if watch:
                     watch()
-                if budget and self.tree.cpu() > budget[0]:
-                    raise OutOfCpuTime(budget[1] + self.tree.cpu() - budget[0])
+                if budget:
+                    self._within(budget)
                 continue
             chunk = os.read(fd, min(need, 1 << 20))
             if not chunk:
@@ -130,11 +135,21 @@ class ChildHandle:
             need -= len(chunk)
         return b"".join(chunks)
 
+    def _within(self, budget):
+        """Raise OutOfCpuTime if the request has used more CPU time than its `budget` allows."""
+        start, (own, total), _ = budget
+        now = self.tree.cpu()
+        if now.total - start.total > total:
+            raise OutOfCpuTime(total=True)
+        if now.user - start.user > own:
+            raise OutOfCpuTime(total=False)
+
     def _computing(self, budget):
-        """Whether the child has used at least COMPUTING of the time since the request began: then it computes,
-        and only its CPU time is judged; a child that sleeps or waits uses next to none."""
-        _, _, start, began = budget
-        return self.tree.cpu() - start >= COMPUTING * (time.monotonic() - began)
+        """Whether the child has used at least COMPUTING of the time since the request began (the kernel's work for
+        it counted): then it computes, and only its CPU time is judged; a child that sleeps or waits uses next to
+        none."""
+        start, _, began = budget
+        return self.tree.cpu().total - start.total >= COMPUTING * (time.monotonic() - began)
 
     def _died(self):
         try:

@@ -4,7 +4,9 @@ A `Supervisor` starts a child (classroom.trusted.child_handle) on demand with th
 it, and sends it requests. Each answer cell runs within `define_timeout`: one that runs past it is left out (the child starts
 again without it, and `slow_cells` says by how much it was over); what the cells raised is kept in `cell_errors`.
 Every time limit is CPU time of the child's process tree, read from outside it, so the machine's load cannot change
-a grade; code that waits instead meets the clock, `wall_factor` times each limit. A child that hangs is killed after
+a grade: a request's own limit counts the time its code runs (user time), the submission's counts the kernel's work
+for it too (classroom.sandbox.process_tree.CpuTime); code that waits instead meets the clock, `wall_factor` times
+each limit. A child that hangs is killed after
 `call_timeout`; a child that dies is reported and restarted for the next request, until `max_strikes` hangs or
 deaths, after which requests fail at once (an infinite loop must not cost minutes). All of it, for one submission,
 fits in `total_seconds`: past that every request fails at once with OutOfTime.
@@ -26,10 +28,10 @@ MAX_STRIKES = 3  # hangs or crashes after which the student's function is not ca
 CHILD_MEMORY, MAX_REPLY, CHILD_CPU_SECONDS = 2048 * MiB, 64 * MiB, 120
 
 
-def _submission_limited(exc, cpu_budget, wall_budget):
-    """Whether the TimeoutError `exc` came from the submission's time rather than the request's own: `cpu_budget`
-    and `wall_budget` say which of the request's two limits were the submission's (Supervisor._timeout)."""
-    return cpu_budget if isinstance(exc, OutOfCpuTime) else wall_budget
+def _submission_limited(exc, wall_budget):
+    """Whether the TimeoutError `exc` came from the submission's time rather than the request's own: `wall_budget`
+    says whether the request's time on the clock was the submission's (Supervisor._timeout)."""
+    return exc.total if isinstance(exc, OutOfCpuTime) else wall_budget
 
 
 class Supervisor:
@@ -69,14 +71,14 @@ class Supervisor:
                          f"{self.total_seconds * self.wall_factor:g} s on the clock){pace}")
 
     def _timeout(self, cpu):
-        """(CPU seconds, seconds on the clock) this request may take, and which of the two is the submission's
-        time rather than the request's own: (cpu, wall, cpu is the submission's, wall is the submission's)."""
+        """What a request whose own limit is `cpu` may take: (CPU seconds of its own, CPU seconds with the kernel's
+        work, which are the submission's, seconds on the clock, whether those are the submission's)."""
         if self.seconds_left() <= 0:
             raise self.out_of_time()
         cpu_left = self.seconds_left()
         wall_left = self.deadline - time.monotonic() if self.deadline is not None else float("inf")
         wall = cpu * self.wall_factor
-        return min(cpu, cpu_left), min(wall, wall_left), cpu_left < cpu, wall_left < wall
+        return cpu, cpu_left, min(wall, wall_left), wall_left < wall
 
     def _spent(self, child):
         self.cpu_used += child.cpu_spent
@@ -98,7 +100,7 @@ class Supervisor:
                                "times", self.last_strike or failures.CRASHED)
         child = ChildHandle(**self.limits)
         try:
-            child.request({"op": protocol.READY}, timeout=self._timeout(self.define_timeout)[1])
+            child.request({"op": protocol.READY}, timeout=self._timeout(self.define_timeout)[2])
         except (TimeoutError, StudentError):  # it never came up: not the student's doing, unless a check says so
             child.kill()
             raise StudentError("the process that runs your code did not start (the grading machine may be "
@@ -133,13 +135,13 @@ class Supervisor:
         run on to twice its CPU time, so that the student learns by how much it is too slow."""
         request = {"op": protocol.DEFINE, "cells": [cell], "each_on_its_own": alone, "first": number}
         limit = self.define_timeout
-        cpu, timeout, cpu_budget, wall_budget = self._timeout(2 * limit)
+        cpu, total, timeout, wall_budget = self._timeout(2 * limit)
         timeout = min(timeout, limit * self.wall_factor)
         try:
-            reply, _ = child.request(request, timeout=timeout, cpu=cpu)
+            reply, _ = child.request(request, timeout=timeout, cpu=cpu, total=total)
         except TimeoutError as exc:
             self._spent(child)
-            if _submission_limited(exc, cpu_budget, wall_budget):
+            if _submission_limited(exc, wall_budget):
                 child.kill()
                 raise self.out_of_time("this check was not finished") from None
             if isinstance(exc, OutOfCpuTime):
@@ -149,8 +151,8 @@ class Supervisor:
             self._spent(child)
             self._fail_define(child, StudentError(f"while running your solution cell, {exc}", exc.kind))
         self._spent(child)
-        if child.cpu_spent > limit:
-            return None, (f"took {child.cpu_spent:.1f} s of CPU time, {child.cpu_spent - limit:.1f} s more than the "
+        if child.own_spent > limit:
+            return None, (f"took {child.own_spent:.1f} s of CPU time, {child.own_spent - limit:.1f} s more than the "
                           f"{limit:g} s it may use")
         return reply, None
 
@@ -171,12 +173,12 @@ class Supervisor:
         (header, blobs). A hang or a death is a strike: the child is killed, and started again for the next one.
         `watch()` is called while waiting (classroom.trusted.child_handle.ChildHandle.request)."""
         child = self.child()
-        cpu, timeout, cpu_budget, wall_budget = self._timeout(self.call_timeout)
+        cpu, total, timeout, wall_budget = self._timeout(self.call_timeout)
         started = time.monotonic()
         try:
-            reply = child.request(header, timeout=timeout, watch=watch, cpu=cpu)
+            reply = child.request(header, timeout=timeout, watch=watch, cpu=cpu, total=total)
         except TimeoutError as exc:
-            if _submission_limited(exc, cpu_budget, wall_budget):
+            if _submission_limited(exc, wall_budget):
                 self.close()
                 raise self.out_of_time("this check was not finished") from None
             if isinstance(exc, OutOfCpuTime):

@@ -90,3 +90,28 @@ def test_a_slow_call_says_at_which_T_and_that_memory_was_not_measured():
     said = str(failed.value)
     assert said.startswith("at T = 200, your function used more than 0.5 s of CPU time in one call"), said
     assert said.endswith("so its memory could not be measured"), said
+
+
+# Work the kernel does for the student's code: filling a buffer from /dev/zero, as it fills fresh memory with zeros
+# (what a large allocation costs, and what varies tenfold with the state of a virtual machine's host).
+KERNEL_WORK = ("import os, time\ndef f(seconds):\n    buf = bytearray(2 ** 24)\n"
+               "    with open('/dev/zero', 'rb', buffering=0) as zero:\n        start = time.process_time()\n"
+               "        while time.process_time() < start + seconds:\n            zero.readinto(buf)\n"
+               "    return os.times().system\n")
+
+
+@pytest.mark.integration
+def test_one_calls_limit_counts_its_own_code_and_the_submissions_the_kernels_work_too():
+    """A call's limit is the time its code runs (user time): the kernel's work for it, the cost of fresh memory
+    above all, is charged to the whole submission's time, which it cannot escape (classroom.sandbox.process_tree)."""
+    with StudentCode([KERNEL_WORK], launcher=LAUNCHER, call_timeout=0.5, total_seconds=30) as code:
+        assert code.lookup("f")(1.5) > 1.0  # 1.5 s of CPU time, nearly all the kernel's: the call returns
+        assert code.supervisor.cpu_used > 1.4
+    with StudentCode([KERNEL_WORK], launcher=LAUNCHER, call_timeout=0.5, total_seconds=1.0) as code:
+        with pytest.raises(StudentError, match="not finished") as failed:
+            code.lookup("f")(60)
+    assert failed.value.kind == failures.TIMED_OUT
+    with StudentCode([KERNEL_WORK.replace("zero.readinto(buf)", "pass")], launcher=LAUNCHER,
+                     call_timeout=0.5) as code:
+        with pytest.raises(StudentError, match="more than 0.5 s of CPU time in one call"):
+            code.lookup("f")(1.5)  # the same time spent in its own code
