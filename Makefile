@@ -152,7 +152,7 @@ check-exercise: $(READY)
 ASSIGNMENT ?= score_gradient
 
 .PHONY: exchange release quiz-variant autograde feedback grades report extension drop decisions bench-autograde \
-	bench-sandbox bench-driver bench-scale bench-install
+	bench-sandbox bench-driver bench-scale bench-install bench-suite
 .PHONY: release-zip collect-zip lms-grades lms-feedback
 
 # Once per machine: the exchange folder where Release puts assignments and students hand in (classroom exchange,
@@ -262,6 +262,10 @@ bench-driver: $(READY)
 # Sandboxed against unsandboxed autograding cost per submission, side by side.
 bench-sandbox: $(READY)
 	$(BIN)/python -m bench.sandbox_overhead
+
+# The CPU seconds of every test file of `make test`, with everything it started (root and a v1 cpuacct hierarchy).
+bench-suite: $(READY)
+	$(BIN)/python -m bench.suite_cpu $(PYTEST_ARGS)
 
 # One class of 60 graded one at a time, with JOBS=2 and on 2 Dask workers, side by side; projects a class of 1,000.
 bench-scale: $(READY)

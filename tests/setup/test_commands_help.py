@@ -9,7 +9,7 @@ import pytest
 from coursekit.repository import ROOT
 
 MODULES = ["bench.autograde_cost", "bench.autograde_scale", "bench.driver_overhead", "bench.sandbox_overhead",
-           "bench.notebook_runtime", "bench.explorer_latency", "tools.write_grade_cells", "tools.quiz_bank",
+           "bench.notebook_runtime", "bench.explorer_latency", "bench.suite_cpu", "tools.write_grade_cells", "tools.quiz_bank",
            "tools.refresh_notebooks", "tools.nbgrader_contract", "attention_lesson.explorer.page"]
 SCRIPTS = ["deploy/jupyterhub/hub_class.py"]  # no package: it runs as root with any Python 3
 
