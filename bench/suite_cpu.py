@@ -105,8 +105,9 @@ def main(args):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(prog="python -m bench.suite_cpu", description="The CPU seconds of every test "
-                                     "file of `make test`, with everything it started, beside its seconds on the clock.")
+    parser = argparse.ArgumentParser(prog="python -m bench.suite_cpu",
+                                     description="The CPU seconds of every test file of `make test`, with everything "
+                                                 "it started, beside its seconds on the clock.")
     parser.add_argument("pytest_args", nargs=argparse.REMAINDER,
                         help="pytest's own arguments, e.g. tests/grading -k semester (none: the whole suite)")
     sys.exit(main(parser.parse_args().pytest_args))
