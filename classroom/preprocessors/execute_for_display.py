@@ -102,7 +102,8 @@ class ExecuteForDisplay(SandboxedExecute):
 
     async def _watch(self):
         self._limit = self.cell_cpu_limit()
-        why = await cell_limits.watch(self.km, self._limit[0], self.wall_factor, self._deadline, self.clock_budget())
+        why = await cell_limits.watch(self.km, self._limit[0], self.wall_factor, self._deadline, self.clock_budget(),
+                                      left=max(self.total_seconds - self._spent, 0.0))
         self._why_interrupted = why
         await self.km.interrupt_kernel()
 
@@ -133,7 +134,7 @@ class ExecuteForDisplay(SandboxedExecute):
     def _interruption(self):
         """(Why the watch interrupted the cell, in words that follow "it"; why the run stops after it, or None.)"""
         why = self._why_interrupted or "ran past its time"
-        if self._limit and self._limit[1] and why.startswith("used more than"):
+        if why == cell_limits.LEFT_TO_ALL or self._limit and self._limit[1] and why.startswith("used more than"):
             return f"ran into {self._whole_run()}", f"ran into {self._whole_run()}"
         if "gives all cells together" in why:  # the watch's words for the run's time on the clock
             return f"ran into {self._whole_clock()}", f"ran into {self._whole_clock()}"

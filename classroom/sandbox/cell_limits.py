@@ -3,10 +3,11 @@ the kernel, so that the machine's load does not change them.
 
 `watch` follows the kernel's process tree while a cell runs and returns, in words that follow "it", why the cell
 must be interrupted: it used more than `limit` seconds of CPU time running its own code (user time: the kernel's
-work for it, mostly fresh memory, costs what the host makes it, classroom.sandbox.process_tree.CpuTime); or it ran for more than `limit` seconds on the
-clock while computing nothing (sleeping, waiting), as nbgrader's own limit counts; or it ran for more than
-`wall_factor` times `limit` on the clock even while computing; or the whole run's `deadline` passed. With no `limit`
-(None or 0: nbgrader's "no limit"), only the deadline counts.
+work for it, mostly fresh memory, costs what the host makes it, classroom.sandbox.process_tree.CpuTime); or it ran
+for more than `limit` seconds on the clock while computing nothing (sleeping, waiting), as nbgrader's own limit
+counts; or it used more than the `left` CPU seconds of all cells together, the kernel's work counted; or it ran for
+more than `wall_factor` times `limit` on the clock even while computing; or the whole run's `deadline` passed. With
+no `limit` (None or 0: nbgrader's "no limit"), only the deadline and `left` count.
 """
 import asyncio
 import time
@@ -18,9 +19,15 @@ WINDOW = 1.0  # seconds over which a cell past its time on the clock must be com
 COMPUTING = 0.05  # the share of one CPU that counts as computing
 
 
-def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_seconds):
-    """Why a cell that has used `used` CPU seconds in `elapsed` seconds (and is `computing` or not) must stop now, or
-    None."""
+LEFT_TO_ALL = "used up the CPU time left to all cells"  # the words for a cell past `left`
+
+
+def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_seconds, used_total=0.0, left=None):
+    """Why a cell that has used `used` CPU seconds of its own (`used_total` with the kernel's work) in `elapsed`
+    seconds (and is `computing` or not) must stop now, or None. `left`: the CPU seconds, the kernel's work counted,
+    that all cells together have left (None: no such budget)."""
+    if left is not None and used_total > left:
+        return LEFT_TO_ALL
     if limit and used > limit:
         return f"used more than {limit:g} s of CPU time"
     if limit and elapsed > limit and not computing:
@@ -39,8 +46,8 @@ def kernel_tree(km):
     return None if process is None else Tree(process.pid, getattr(km, "cgroup", None))
 
 
-async def watch(km, limit, wall_factor, deadline=None, total_seconds=None):
-    """Follow the process tree of `km`'s kernel from now on; return why its cell must stop."""
+async def watch(km, limit, wall_factor, deadline=None, total_seconds=None, left=None):
+    """Follow the process tree of `km`'s kernel from now on; return why its cell must stop (`reason`)."""
     tree = kernel_tree(km)
     start, began = tree.cpu(rescan=True), time.monotonic()
     window = [(began, start.total)]
@@ -50,6 +57,7 @@ async def watch(km, limit, wall_factor, deadline=None, total_seconds=None):
         now, cpu = time.monotonic(), tree.cpu()
         window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, cpu.total)]
         computing = window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL)
-        why = reason(cpu.user - start.user, now - began, computing, now, limit, wall_factor, deadline, total_seconds)
+        why = reason(cpu.user - start.user, now - began, computing, now, limit, wall_factor, deadline, total_seconds,
+                     cpu.total - start.total, left)
         if why:
             return why

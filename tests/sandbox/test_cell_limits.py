@@ -8,7 +8,7 @@ import time
 import pytest
 
 from classroom.sandbox import cgroups, launch
-from classroom.sandbox.cell_limits import reason
+from classroom.sandbox.cell_limits import LEFT_TO_ALL, reason
 from classroom.sandbox.process_tree import Tree
 from classroom.units import MiB
 
@@ -26,6 +26,13 @@ def test_a_computing_cell_on_a_busy_machine_gets_more_of_the_clock_a_waiting_one
     assert stop(12, 60, True) is None  # five times slower than its CPU time: the machine is busy
     assert stop(0.1, 31, False) == "ran for more than 30 s"  # asleep, as nbgrader would stop it
     assert stop(12, 181, True) == "ran for more than 180 s on the clock"
+
+
+def test_a_cells_own_limit_counts_its_own_code_and_what_all_cells_have_left_counts_the_kernels_work_too():
+    # 2 s of its own code and 9 s of the kernel's work (fresh memory): within its own 30 s, not within 10 s left to all
+    assert reason(2, 11, True, 0.0, 30, 6, None, 3600, used_total=11, left=10) == LEFT_TO_ALL
+    assert reason(2, 11, True, 0.0, 30, 6, None, 3600, used_total=11, left=12) is None
+    assert reason(31, 31, True, 0.0, 30, 6, None, 3600, used_total=31, left=None) == "used more than 30 s of CPU time"
 
 
 def test_no_limit_per_cell_leaves_only_the_whole_runs_deadline():
