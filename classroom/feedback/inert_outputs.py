@@ -8,7 +8,9 @@ output for its keys too) and of image bytes; what does not fit is cut. Each reas
 is said once, in a note the grader adds to the cell: an error output of kind OUTPUT_CUT (classroom.trusted.failures).
 
 The same reduction runs on each output as the display run receives it (ExecuteForDisplay, so nothing big is ever
-held) and on each cell's outputs at the end (InertContent, for whatever reached the notebook by another way).
+held) and on each cell's outputs at the end (InertContent, for whatever reached the notebook by another way). The
+output that decides a grade cell's score in nbgrader's reading (`decides_grade`) is kept in its smallest form
+(`kept_as_decided`) whatever the caps say.
 """
 from ..trusted import failures
 from .inert_images import FORMATS, checked, decoded_size
@@ -18,6 +20,7 @@ STREAMS = ("stdout", "stderr")
 KEY_CHARS = 40  # characters counted for each output besides its text: its keys, as the notebook file spells them
 NAME_CHARS = 200  # of an error's name, and of a mimetype named in a note
 REASONS_SHOWN = 5
+DECIDES = ("error", "execute_result")  # with a stderr stream: the outputs nbgrader's determine_grade stops at
 REASONS_KEPT = 20  # a cell with more reasons than this (a thousand mimetypes, say) is told the first ones
 
 
@@ -160,3 +163,23 @@ def reduce_outputs(outputs, limits):
     kept = [out for out in (reduce_output(dict(output), budget) for output in outputs or []
                             if isinstance(output, dict)) if out is not None]
     return kept + budget.new_notes()
+
+
+def decides_grade(output):
+    """Whether nbgrader's determine_grade reads `output` as the grade cell's verdict."""
+    kind = output.get("output_type")
+    return kind in DECIDES or kind == "stream" and output.get("name") == "stderr"
+
+
+def kept_as_decided(output, limits):
+    """The smallest form of a grade-deciding output that nbgrader reads as it reads `output`."""
+    kind = output["output_type"]
+    if kind == "error":
+        return {"output_type": "error", "ename": str(output.get("ename"))[:200],
+                "evalue": str(output.get("evalue"))[:limits.max_error_chars], "traceback": []}
+    if kind == "stream":
+        return {"output_type": "stream", "name": "stderr", "text": str(output.get("text") or " ")[:200]}
+    data = output.get("data") if isinstance(output.get("data"), dict) else {}
+    text = data.get("text/plain")
+    return {"output_type": "execute_result", "metadata": {}, "execution_count": None,
+            "data": {"text/plain": (text if isinstance(text, str) else "".join(text or []))[:1000]} if text else {}}

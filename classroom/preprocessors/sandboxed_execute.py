@@ -13,7 +13,8 @@ What it adds to nbgrader's Execute, none of which changes the grade of work that
     (sleeping, waiting for input), as in nbgrader; one that is still computing is given up to `wall_factor` times
     that on the clock. A cell that runs into its limit is interrupted and the run goes on with the next cell, as in
     nbgrader; a kernel that dies or does not stop when interrupted ends the run: the cells after it are not run and
-    each grade cell among them scores 0 (nbgrader would fail the whole notebook);
+    each grade cell among them scores 0 (nbgrader would fail the whole notebook). A kernel that computes nothing
+    for GRACE seconds after its interrupt without replying is stopped then, not waited for to the clock limit;
   * outputs are made inert and capped as they arrive (classroom.feedback.inert_outputs), per cell and for the whole
     notebook, but the output that decides a grade cell's score (its first error, standard-error text or result, in
     nbgrader's order) is always kept;
@@ -34,7 +35,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Float, Integer
 
 from .. import cells
-from ..feedback.inert_outputs import Budget, reduce_output
+from ..feedback.inert_outputs import Budget, decides_grade, kept_as_decided, reduce_output
 from ..grading import design
 from ..sandbox import cell_limits, launchers
 from ..sandbox.kernel import SandboxedKernelManager, kernel_folders
@@ -44,33 +45,13 @@ from ..units import MiB
 from .inert_content import InertContent
 
 TOKEN = "classroom_timeout"  # a key of nbclient's own reply for an interrupted cell (see error_on_timeout)
-GRACE = 10.0  # seconds a kernel has to answer once interrupted
-DECIDES = ("error", "execute_result")  # with a stderr stream: the outputs nbgrader's determine_grade stops at
+GRACE = 10.0  # seconds a kernel has to answer once interrupted (computing nothing: cell_limits.interrupt)
 
 
 def own_name(content):
     """A kernel message's content, its `ename` made to never be one of the grader's kinds."""
     ename = content.get("ename")
     return dict(content, ename=f"{ename} (raised by your code)") if ename in failures.KINDS else content
-
-
-def decides_grade(output):
-    kind = output.get("output_type")
-    return kind in DECIDES or kind == "stream" and output.get("name") == "stderr"
-
-
-def kept_as_decided(output, limits):
-    """The smallest form of a grade-deciding output that nbgrader reads as it reads `output`."""
-    kind = output["output_type"]
-    if kind == "error":
-        return {"output_type": "error", "ename": str(output.get("ename"))[:200],
-                "evalue": str(output.get("evalue"))[:limits.max_error_chars], "traceback": []}
-    if kind == "stream":
-        return {"output_type": "stream", "name": "stderr", "text": str(output.get("text") or " ")[:200]}
-    data = output.get("data") if isinstance(output.get("data"), dict) else {}
-    text = data.get("text/plain")
-    return {"output_type": "execute_result", "metadata": {}, "execution_count": None,
-            "data": {"text/plain": (text if isinstance(text, str) else "".join(text or []))[:1000]} if text else {}}
 
 
 class PartialCreditPastPoints(ValueError):
@@ -203,10 +184,15 @@ class SandboxedExecute(Execute):
             self._stopped = f"used up the {self.total_seconds:g} s the grader gives all cells together"
             return cell, resources
         self._ran.add(index)
-        self._why_interrupted = None
+        self._why_interrupted, self._unanswered = None, False
         try:
             super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
+            if self._unanswered:
+                self.mark(cell, index, failures.TIMED_OUT, f"The grader stopped {self.whose(cell)}: it "
+                          f"{self._why_interrupted} and {cell_limits.UNANSWERED.format(GRACE)}.")
+                self._stopped = "did not stop when interrupted"
+                return cell, resources
             self.mark(cell, index, failures.CRASHED, f"The kernel running the notebook died during {self.whose(cell)} "
                       "(os._exit, a crash, or running out of memory or CPU time).")
             self._stopped = "stopped the kernel"
@@ -235,7 +221,10 @@ class SandboxedExecute(Execute):
     async def _watch(self):
         why = await cell_limits.watch(self.km, self.timeout, self.wall_factor, self._deadline, self.total_seconds)
         self._why_interrupted = why
-        await self.km.interrupt_kernel()
+        await cell_limits.interrupt(self.km, GRACE, self._giving_up)
+
+    def _giving_up(self):
+        self._unanswered = True  # the kernel is stopped: nbclient's DeadKernelError is read as this, not as a crash
 
     def on_cell_executed(self, **kwargs):
         """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""

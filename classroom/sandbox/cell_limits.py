@@ -8,8 +8,14 @@ for more than `limit` seconds on the clock while computing nothing (sleeping, wa
 counts; or it used more than the `left` CPU seconds of all cells together, the kernel's work counted; or it ran for
 more than `wall_factor` times `limit` on the clock even while computing; or the whole run's `deadline` passed. With
 no `limit` (None or 0: nbgrader's "no limit"), only the deadline and `left` count.
+
+`interrupt` interrupts the cell, then follows the kernel until it has computed nothing for a while: a kernel that
+handles its interrupt computes (it raises KeyboardInterrupt and replies), one that neither computes nor replies (it
+ignores SIGINT while it waits, or the student's code broke the kernel's own machinery) never will, and is stopped
+rather than waited for up to the cell's time on the clock.
 """
 import asyncio
+import signal
 import time
 
 from .process_tree import Tree
@@ -20,6 +26,7 @@ COMPUTING = 0.05  # the share of one CPU that counts as computing
 
 
 LEFT_TO_ALL = "used up the CPU time left to all cells"  # the words for a cell past `left`
+UNANSWERED = "did not answer when interrupted (it computed nothing for {:g} s after it, and was stopped)"
 
 
 def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_seconds, used_total=0.0, left=None):
@@ -61,3 +68,26 @@ async def watch(km, limit, wall_factor, deadline=None, total_seconds=None, left=
                      cpu.total - start.total, left)
         if why:
             return why
+
+
+async def quiet_for(km, seconds):
+    """Return once `km`'s kernel has computed nothing for `seconds` on end (its CPU time read as `watch` reads it)."""
+    tree = kernel_tree(km)
+    quiet_since = time.monotonic()
+    window = [(quiet_since, tree.cpu(rescan=True).total)]
+    while time.monotonic() - quiet_since <= seconds:
+        await asyncio.sleep(POLL)
+        now = time.monotonic()
+        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, tree.cpu().total)]
+        if window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL):
+            quiet_since = now
+
+
+async def interrupt(km, grace, giving_up):
+    """Interrupt the cell `km`'s kernel runs. The caller cancels this once the cell replies; a kernel that computes
+    nothing for `grace` seconds and has not replied never will: `giving_up()` is called and the kernel killed (its
+    client then sees it die)."""
+    await km.interrupt_kernel()
+    await quiet_for(km, grace)
+    giving_up()
+    await km.signal_kernel(signal.SIGKILL)

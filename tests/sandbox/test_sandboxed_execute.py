@@ -1,12 +1,15 @@
 """nbgrader's design run on its own (SandboxedExecute), in its launcher's kernel: every cell in order, checks included;
 a cell that runs into its limit is interrupted and the next one runs; what the grader decided is recorded as data and
 says whose cell it was; the output that decides a check's score survives the caps, and no note of the grader's can
-fail a check; a kernel that dies ends the run, and every check after it scores 0."""
+fail a check; a kernel that dies ends the run, and every check after it scores 0, as does one that neither answers
+its interrupt nor computes (in the display run too)."""
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 from nbgrader.utils import determine_grade
 from traitlets.config import Config
 
+from classroom.preprocessors import execute_for_display, sandboxed_execute
+from classroom.preprocessors.execute_for_display import ExecuteForDisplay
 from classroom.preprocessors.sandboxed_execute import SandboxedExecute
 from classroom.trusted import failures
 from coursekit.trial_course import LAUNCHER_CLASS
@@ -25,7 +28,7 @@ def check(grade_id, source):
     return new_code_cell(source, metadata=meta(grade_id, grade=True, locked=True, points=1))
 
 
-def run(cells, tmp_path, config_extra=None, **options):
+def run(cells, tmp_path, config_extra=None, step=SandboxedExecute, **options):
     config = Config()
     config.Grader.launcher_class = LAUNCHER_CLASS
     if config_extra is not None:
@@ -33,7 +36,7 @@ def run(cells, tmp_path, config_extra=None, **options):
     nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                             "language": "python"}})
     resources = {"metadata": {"path": str(tmp_path)}}
-    nb, resources = SandboxedExecute(config=config, **options).preprocess(nb, resources)
+    nb, resources = step(config=config, **options).preprocess(nb, resources)
     return nb, resources["classroom"]["marks"]
 
 
@@ -99,3 +102,21 @@ def test_a_kernel_that_dies_ends_the_run_and_every_check_after_it_scores_zero(tm
     assert kinds(died) == [failures.CRASHED] and determine_grade(after)[0] == 0
     assert kinds(after) == [failures.NOT_RUN] and kinds(plain) == [failures.NOT_RUN]
     assert [mark["kind"] for mark in marks] == [failures.CRASHED, failures.NOT_RUN, failures.NOT_RUN]
+
+
+@pytest.mark.parametrize("step", [SandboxedExecute, ExecuteForDisplay])
+def test_a_kernel_that_neither_answers_its_interrupt_nor_computes_is_stopped_after_the_grace(tmp_path, monkeypatch,
+                                                                                           step):
+    """It ignores SIGINT while it sleeps: once interrupted at its 1 s it computes nothing, and is stopped GRACE seconds
+    later (1 s here), not after the 100 s on the clock `wall_factor` gives a cell that is still computing."""
+    for module in (sandboxed_execute, execute_for_display):
+        monkeypatch.setattr(module, "GRACE", 1.0)
+    deaf = "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(3600)"
+    nb, marks = run([new_code_cell(deaf, metadata=meta("ans", solution=True)), check("after", "assert True"),
+                     new_code_cell("print('never')")], tmp_path, step=step, timeout=1, wall_factor=100)
+    deaf, after, plain = nb.cells
+    assert kinds(deaf) == [failures.TIMED_OUT]
+    assert "did not answer when interrupted (it computed nothing for 1 s after it, and was stopped)" in str(marks)
+    assert kinds(plain) == [failures.NOT_RUN] and "never" not in str(plain.outputs)
+    if step is SandboxedExecute:
+        assert kinds(after) == [failures.NOT_RUN] and determine_grade(after)[0] == 0
