@@ -27,12 +27,25 @@ def shown(page):
 
 
 def shows(page, **texts):
-    """Wait until the readouts named by `texts` (keys as in data-readout; spaces as underscores) say those texts."""
+    """Wait until the readouts named by `texts` (keys as in data-readout; spaces as underscores) say those texts; if
+    they never do, fail saying what every view on the page shows instead, its status line included (screenshot:
+    shows-never.png)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     wanted = {key.replace("_", " "): text for key, text in texts.items()}
-    page.wait_for_function("""([selector, wanted]) => Object.entries(wanted).every(([key, text]) => {
-        const cell = document.querySelector(`${selector} td[data-readout="${key}"]`);
-        return cell && cell.textContent === text;
-    })""", arg=[VIEW, wanted], timeout=WAIT_MS)
+    try:
+        page.wait_for_function("""([selector, wanted]) => Object.entries(wanted).every(([key, text]) => {
+            const cell = document.querySelector(`${selector} td[data-readout="${key}"]`);
+            return cell && cell.textContent === text;
+        })""", arg=[VIEW, wanted], timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        views = page.eval_on_selector_all(VIEW, """views => views.map(view => ({
+            status: view.querySelector(".explorer-status")?.textContent,
+            readouts: Object.fromEntries([...view.querySelectorAll("td[data-readout]")].map(
+                cell => [cell.dataset.readout, cell.textContent]))}))""")
+        page.screenshot(path=str(SHOTS / "shows-never.png"))
+        raise AssertionError(f"in {WAIT_MS / 1000:g} s the view never showed {wanted}; the page's views show: "
+                             f"{views}") from None
 
 
 def assert_shows(page, d_k, p, T=8, seed=0, divisor=None):
