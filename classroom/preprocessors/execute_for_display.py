@@ -25,7 +25,7 @@ from .. import cells
 from ..grading import design
 from ..sandbox import cell_limits
 from ..trusted import failures
-from .sandboxed_execute import GRACE, TOKEN, SandboxedExecute, own_name
+from .sandboxed_execute import TOKEN, SandboxedExecute, own_name
 
 __all__ = ["ExecuteForDisplay", "own_name"]
 
@@ -105,7 +105,7 @@ class ExecuteForDisplay(SandboxedExecute):
         why = await cell_limits.watch(self.km, self._limit[0], self.wall_factor, self._deadline, self.clock_budget(),
                                       left=max(self.total_seconds - self._spent, 0.0))
         self._why_interrupted = why
-        await cell_limits.interrupt(self.km, GRACE, self._giving_up)
+        await self._interrupt()
 
     def _run(self, cell, resources, index):
         """Run one cell; return why the run must stop (words that end "an earlier cell ...") or None."""
@@ -114,8 +114,8 @@ class ExecuteForDisplay(SandboxedExecute):
             super(SandboxedExecute, self).preprocess_cell(cell, resources, index)
         except DeadKernelError:
             if self._unanswered:
-                self.mark(cell, index, failures.TIMED_OUT, f"the grader stopped this cell: it {self._interruption()[0]} "
-                                                           f"and {cell_limits.UNANSWERED.format(GRACE)}")
+                self.mark(cell, index, failures.TIMED_OUT,
+                          f"the grader stopped this cell: it {self._interruption()[0]} and {self.unanswered}")
                 return "did not stop when interrupted"
             self.mark(cell, index, failures.CRASHED, "the kernel running your notebook died during this cell "
                                                      "(os._exit, a crash, or running out of memory)")

@@ -190,7 +190,7 @@ class SandboxedExecute(Execute):
         except DeadKernelError:
             if self._unanswered:
                 self.mark(cell, index, failures.TIMED_OUT, f"The grader stopped {self.whose(cell)}: it "
-                          f"{self._why_interrupted} and {cell_limits.UNANSWERED.format(GRACE)}.")
+                          f"{self._why_interrupted} and {self.unanswered}.")
                 self._stopped = "did not stop when interrupted"
                 return cell, resources
             self.mark(cell, index, failures.CRASHED, f"The kernel running the notebook died during {self.whose(cell)} "
@@ -221,10 +221,17 @@ class SandboxedExecute(Execute):
     async def _watch(self):
         why = await cell_limits.watch(self.km, self.timeout, self.wall_factor, self._deadline, self.total_seconds)
         self._why_interrupted = why
-        await cell_limits.interrupt(self.km, GRACE, self._giving_up)
+        await self._interrupt()
 
-    def _giving_up(self):
-        self._unanswered = True  # the kernel is stopped: nbclient's DeadKernelError is read as this, not as a crash
+    async def _interrupt(self):
+        """Interrupt the cell; a kernel that computes nothing for GRACE seconds without replying is stopped, and the
+        DeadKernelError nbclient then raises is read as `_unanswered`, not as a crash."""
+        await cell_limits.interrupt(self.km, GRACE, lambda: setattr(self, "_unanswered", True))
+
+    @property
+    def unanswered(self):
+        """What the mark of a cell whose kernel `_interrupt` stopped says of it (after "it ... and")."""
+        return cell_limits.UNANSWERED.format(GRACE)
 
     def on_cell_executed(self, **kwargs):
         """nbclient's hook after a cell; nbgrader's adds an error the kernel replied with but did not display."""

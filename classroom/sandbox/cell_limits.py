@@ -46,6 +46,13 @@ def reason(used, elapsed, computing, now, limit, wall_factor, deadline, total_se
     return None
 
 
+def _slide(window, now, total):
+    """The readings [(time, CPU seconds)] of the last WINDOW seconds with (now, total) added, and whether the tree
+    computed over them (at least COMPUTING of one CPU)."""
+    window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, total)]
+    return window, window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL)
+
+
 def kernel_tree(km):
     """The process tree of `km`'s kernel (from its launcher down), its CPU time read from the tree's control group where
     the kernel manager made one (SandboxedKernelManager.cgroup); None before the kernel runs."""
@@ -62,8 +69,7 @@ async def watch(km, limit, wall_factor, deadline=None, total_seconds=None, left=
     while True:
         await asyncio.sleep(POLL)
         now, cpu = time.monotonic(), tree.cpu()
-        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, cpu.total)]
-        computing = window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL)
+        window, computing = _slide(window, now, cpu.total)
         why = reason(cpu.user - start.user, now - began, computing, now, limit, wall_factor, deadline, total_seconds,
                      cpu.total - start.total, left)
         if why:
@@ -78,8 +84,8 @@ async def quiet_for(km, seconds):
     while time.monotonic() - quiet_since <= seconds:
         await asyncio.sleep(POLL)
         now = time.monotonic()
-        window = [(t, c) for t, c in window if now - t <= WINDOW] + [(now, tree.cpu().total)]
-        if window[-1][1] - window[0][1] >= COMPUTING * max(now - window[0][0], POLL):
+        window, computing = _slide(window, now, tree.cpu().total)
+        if computing:
             quiet_since = now
 
 
