@@ -174,23 +174,30 @@ def choose_run_all(page):
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
 
 
+# Marks the page when the first code cell's prompt next changes: Run All sets every prompt to "[*]" as it queues them.
+WATCH_FIRST_PROMPT = """() => {
+    const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
+    window.runAllStarted = false;
+    new MutationObserver((_, observer) => { window.runAllStarted = true; observer.disconnect(); })
+        .observe(prompt, {childList: true, characterData: true, subtree: true});
+}"""
+
+
 def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
 
-    Right after the kernel turns idle, JupyterLab can still drop a request to run cells (the cells keep
-    their empty prompts), so the command is given again if the first cell has not started within 5 s.
+    Right after the kernel turns idle, JupyterLab can still drop a request to run cells, so the command is given
+    again if the first cell's prompt has not changed within 5 s (a stored output's "[1]" says nothing of a new run).
     With `wait_for_end=False` it returns once they have started (for a notebook whose last cell keeps the kernel busy).
     """
-    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
+    page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt", timeout=timeout_ms)
     # the toolbar's execution indicator carries the kernel status
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached", timeout=timeout_ms)
     for _ in range(attempts):
+        page.evaluate(WATCH_FIRST_PROMPT)
         choose_run_all(page)
         try:
-            page.wait_for_function("""() => {
-                const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
-                return prompt && /\\[(\\*|\\d+)\\]/.test(prompt.innerText);
-            }""", timeout=5_000)
+            page.wait_for_function("() => window.runAllStarted === true", timeout=5_000)
             break
         except Exception:  # playwright's TimeoutError: try the command again
             continue
