@@ -169,7 +169,9 @@ def chromium(viewport=(1400, 1100)):
 
 
 def choose_run_all(page):
-    """Run > Run All Cells, from JupyterLab's menu bar."""
+    """Run > Run All Cells, from JupyterLab's menu bar; fails saying what a dialog in the way says."""
+    for dialog in page.locator(".jp-Dialog").all():
+        raise RuntimeError(f"a JupyterLab dialog is in the way of Run All: {dialog.inner_text()!r}")
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
 
@@ -178,14 +180,12 @@ def choose_run_all(page):
 WATCH_FIRST_PROMPT = """() => {
     const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
     window.runAllStarted = false;
-    new MutationObserver((_, observer) => { window.runAllStarted = true; observer.disconnect(); })
-        .observe(prompt, {childList: true, characterData: true, subtree: true});
-}"""
+    new MutationObserver((_, seen) => { window.runAllStarted = true; seen.disconnect(); }).observe(prompt,
+        {childList: true, characterData: true, subtree: true}); }"""
 
 
 def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
     """In JupyterLab, choose Run > Run All Cells once the kernel is idle, and make sure the cells did start.
-
     Right after the kernel turns idle, JupyterLab can still drop a request to run cells, so the command is given
     again if the first cell's prompt has not changed within 5 s (a stored output's "[1]" says nothing of a new run).
     With `wait_for_end=False` it returns once they have started (for a notebook whose last cell keeps the kernel busy).
