@@ -10,8 +10,8 @@ class PlayedBack:
     """A stand-in for a Playwright page: each look returns the next of `states` (the last one stays), and choosing
     Run > Run All Cells is recorded. Its clock moves only when the waiter waits."""
 
-    def __init__(self, states, clock):
-        self.states, self.clock, self.run_all = list(states), clock, 0
+    def __init__(self, states, clock, dialog=None):
+        self.states, self.clock, self.run_all, self.dialog = list(states), clock, 0, dialog
 
     def evaluate(self, script):
         assert script == browser.PROMPTS
@@ -28,6 +28,12 @@ class PlayedBack:
 
             def click(self):
                 page.run_all += has_text == "Run All Cells"
+
+            def all(self):  # the dialogs shown, if asked for
+                return [self] if selector == ".jp-Dialog" and page.dialog else []
+
+            def inner_text(self):
+                return page.dialog
         return Item()
 
 
@@ -59,4 +65,11 @@ def test_a_run_that_never_ends_fails_saying_what_the_page_shows(clock):
     page = PlayedBack([state(["[1]:", "[*]:"], "busy")], clock)
     with pytest.raises(AssertionError, match=r"within 120 s: prompts \['\[1\]:', '\[\*\]:'\], kernel 'busy'"):
         browser.wait_for_the_run_to_end(page, 120_000)
+    assert page.run_all == 0
+
+
+def test_a_dialog_in_the_way_of_run_all_fails_saying_what_it_says(clock):
+    page = PlayedBack([state(["[1]:", "[ ]:"], "idle")], clock, dialog="Select Kernel\nPython 3 (ipykernel)")
+    with pytest.raises(RuntimeError, match=r"dialog is in the way of Run All: 'Select Kernel\\nPython 3"):
+        browser.choose_run_all(page)
     assert page.run_all == 0
