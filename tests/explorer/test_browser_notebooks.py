@@ -31,18 +31,18 @@ def page():
         yield page
 
 
-GO_ON = "go-on"  # the file that ends busy_copy's last cell
+STARTED, GO_ON = "started", "go-on"  # the files busy_copy's last cell writes as it starts, and waits for
 
 
 def busy_copy(folder):
     """Notebook 04 with a last cell that keeps the kernel busy until a file named GO_ON appears beside it (it says
-    it started by writing "started" there): a kernel that answers the widget nothing while it runs, as one busy in a
+    it started by writing STARTED there): a kernel that answers the widget nothing while it runs, as one busy in a
     long cell. (A kernel stopped with SIGSTOP instead, then continued, was seen in about one run in fifteen on a loaded
     machine never to handle again the widget messages that had come while it was stopped, with ipykernel 7.3: a
     fault of being stopped, which no student's kernel is.)"""
     nb = nbformat.read(EXPLORER, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(
-        f"import os\nimport time\n\nopen('started', 'w').close()\nwhile not os.path.exists({GO_ON!r}):\n"
+        f"import os\nimport time\n\nopen({STARTED!r}, 'w').close()\nwhile not os.path.exists({GO_ON!r}):\n"
         "    time.sleep(0.05)"))
     path = Path(folder) / EXPLORER.name
     nbformat.write(nb, path)
@@ -71,7 +71,7 @@ def test_the_explorer_in_jupyterlab_moves_while_the_kernel_answers_nothing(page,
         run_all_cells(page, wait_for_end=False)
         page.wait_for_selector(f"{VIEW} svg.explorer-picture", state="attached", timeout=WAIT_MS)
         page.locator(VIEW).scroll_into_view_if_needed()
-        until(lambda: (server.folder / "started").exists(), "the kernel never reached the last cell", seconds=60,
+        until(lambda: (server.folder / STARTED).exists(), "the kernel never reached the last cell", seconds=60,
               pause=0.1)
         try:
             assert_shows(page, 64, 0.5)
