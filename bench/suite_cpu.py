@@ -34,6 +34,7 @@ class _Worker:
         self.group.mkdir()
         (self.group / "cgroup.procs").write_text(str(os.getpid()))
         self.files = defaultdict(lambda: [0.0, 0.0])
+        self.tests = {}  # {test id: [CPU seconds, clock seconds]}, its fixtures' set-up and tear-down included
         self.started = None
 
     def usage(self):
@@ -45,7 +46,7 @@ class _Worker:
             if child.is_dir():
                 child.rmdir()
         self.group.rmdir()
-        (Path(os.environ[OUT]) / f"{self.name}.json").write_text(json.dumps(self.files))
+        (Path(os.environ[OUT]) / f"{self.name}.json").write_text(json.dumps({"files": self.files, "tests": self.tests}))
 
 
 _worker = None
@@ -70,19 +71,21 @@ def pytest_runtest_logstart(nodeid, location):
 def pytest_runtest_logfinish(nodeid, location):
     if _worker is not None and _worker.started is not None:
         cpu, clock = _worker.started
+        spent = [_worker.usage() - cpu, time.monotonic() - clock]
         figures = _worker.files[nodeid.split("::")[0]]
-        figures[0] += _worker.usage() - cpu
-        figures[1] += time.monotonic() - clock
+        figures[0] += spent[0]
+        figures[1] += spent[1]
+        _worker.tests[nodeid] = spent
         _worker.started = None
 
 
-def table(files, shown=SHOWN):
+def table(files, shown=SHOWN, what="test file"):
     """The figures {file: [CPU s, clock s]} as lines of text, the costliest first, and the totals."""
     total = sum(cpu for cpu, _ in files.values())
-    lines = [f"{'CPU s':>8} {'clock s':>8}  test file (the {min(shown, len(files))} costliest of {len(files)})"]
+    lines = [f"{'CPU s':>8} {'clock s':>8}  {what} (the {min(shown, len(files))} costliest of {len(files)})"]
     for name, (cpu, clock) in sorted(files.items(), key=lambda item: -item[1][0])[:shown]:
         lines.append(f"{cpu:8.1f} {clock:8.1f}  {name}")
-    lines.append(f"{total:8.1f} {'':8}  all {len(files)} files together")
+    lines.append(f"{total:8.1f} {'':8}  all {len(files)} together")
     return lines
 
 
@@ -96,10 +99,13 @@ def main(args):
                    *args]
         started = time.monotonic()
         run = subprocess.run(command, env=dict(os.environ, **{OUT: out}))
-        files = {}
+        files, tests = {}, {}
         for worker in Path(out).glob("*.json"):
-            files.update(json.loads(worker.read_text()))
+            figures = json.loads(worker.read_text())
+            files.update(figures["files"])
+            tests.update(figures["tests"])
     print("\n".join(table(files)))
+    print("\n".join(table(tests, what="test, with its fixtures")))
     print(f"pytest's exit status {run.returncode}, {time.monotonic() - started:.0f} s on the clock")
     return run.returncode
 

@@ -223,19 +223,6 @@ def drawn_from_the_seed(mean_sizes, d_k, draws, seeds):
                             "should be measured on draws made from the seed")
 
 
-_REMEMBERED = {}
-
-
-def remembered(function, *args):
-    """`function(*args)`, computed once per process for the same code and arguments: what the grader measures for
-    itself, the same for every student (a grading run grades many in one process). Never the student's code."""
-    code = function.__code__
-    key = (code.co_code, code.co_consts, code.co_names, args)
-    if key not in _REMEMBERED:
-        _REMEMBERED[key] = function(*args)
-    return _REMEMBERED[key]
-
-
 def leaves_inputs_alone(score_gradient, seed, T=8):
     """score_gradient(A, G) leaves A and G as they were and accepts read-only ones (else AssertionError saying
     which); returns (A, G, the result)."""

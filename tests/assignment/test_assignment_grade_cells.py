@@ -6,6 +6,7 @@ import json
 import sys
 
 import nbformat
+import numpy as np
 import pytest
 
 from coursekit.trial_course import ASSIGNMENT
@@ -32,20 +33,34 @@ def test_the_tool_refuses_a_file_and_a_notebook_that_disagree():
         write_grade_cells.build(nbformat.read(SOURCE, as_version=nbformat.NO_CONVERT), checks[:-1])
 
 
-def test_the_checks_file_runs_as_a_module_against_the_reference_solution(tmp_path, monkeypatch):
-    """Importing grade_cells.py runs every check in order, with `score_gradient_solution` the source notebook's
-    answer cells: its imports resolve, every name it uses is defined, and the reference answers pass."""
+@pytest.fixture
+def checks_module(tmp_path, monkeypatch):
+    """grade_cells.py imported as a module, with `score_gradient_solution` the source notebook's answer cells."""
     answers = [c for c in nbformat.read(SOURCE, as_version=4).cells
                if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")]  # not the written answer
     (tmp_path / "score_gradient_solution.py").write_text("\n\n".join(c.source for c in answers))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(CHECKS.parent))
     try:
-        module = importlib.import_module("grade_cells")
-        assert module.__file__ == str(CHECKS)
+        yield importlib.import_module("grade_cells")
     finally:
         for name in ("grade_cells", "score_gradient_solution"):
             sys.modules.pop(name, None)
+
+
+def test_the_checks_file_runs_as_a_module_against_the_reference_solution(checks_module):
+    """Importing grade_cells.py runs every check in order: its imports resolve, every name it uses is defined, and the
+    reference answers pass."""
+    assert checks_module.__file__ == str(CHECKS)
+
+
+def test_the_graders_written_measurement_is_what_it_measures(checks_module):
+    """The sizes the hidden checks of part 2 hold mean_sizes to are written in the file (measuring them costs every
+    grading process 0.4 to 0.8 CPU-s): they are what the grader's own measurement, _reference_sizes, gives."""
+    written = checks_module._REFERENCE_SIZES
+    assert sorted(written) == [16, 64, 256]
+    for d_k, sizes in written.items():
+        np.testing.assert_allclose(checks_module._reference_sizes(d_k), sizes, rtol=1e-9, err_msg=f"d_k = {d_k}")
 
 
 @pytest.mark.integration
