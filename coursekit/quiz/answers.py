@@ -11,8 +11,8 @@ QUESTIONS = list(draw(PUBLIC_SEED))
 RIGHT = {n: q.answer for n, q in enumerate(QUESTIONS, start=1)}
 
 # What must never reach a student: fragments of the hidden tests and of the reference solution.
-SECRETS = ["BEGIN HIDDEN TESTS", "_expected", "_through_jacobians", "_diagnosis", "_reference_sizes", "_REFERENCE_SIZES",
-           "_chained", "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values", "-5 / 3",
+SECRETS = ["BEGIN HIDDEN TESTS", "_expected", "_through_jacobians", "_diagnosis", "_REFERENCE_SIZES", "_chained",
+           "weighted_mean = np.sum(G * A", "BEGIN SOLUTION", "_right_values", "-5 / 3",
            *HIDDEN_TEST_FRAGMENTS]
 
 
