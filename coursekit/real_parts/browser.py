@@ -49,13 +49,11 @@ class Server:
         self.folder = self.scratch / "served"
         self.folder.mkdir()
         self.name = Path(notebook).name
-        shutil.copy(notebook, self.folder / self.name)
-        for path in extra_files:
+        for path in (notebook, *extra_files):
             shutil.copy(path, self.folder / Path(path).name)
         self.base = f"http://127.0.0.1:{self.port}"
         self.lab_args = list(lab_args)  # more options for JupyterLab's command line
-        self.proc = None
-        self.log = self.scratch / "server.log"
+        self.proc, self.log = None, self.scratch / "server.log"
 
     def command(self):
         if self.kind == "lab":
@@ -176,12 +174,14 @@ def choose_run_all(page):
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
 
 
-# Marks the page when the first code cell's prompt next changes: Run All sets every prompt to "[*]" as it queues them.
-WATCH_FIRST_PROMPT = """() => {
-    const prompt = document.querySelector('.jp-CodeCell .jp-InputPrompt');
-    window.runAllStarted = false;
-    new MutationObserver((_, seen) => { window.runAllStarted = true; seen.disconnect(); }).observe(prompt,
-        {childList: true, characterData: true, subtree: true}); }"""
+# Marks the page once the first code cell's prompt shows "[*]" or a text other than now (Run All sets every prompt
+# to "[*]" as it queues them); it watches the page, not the prompt, which JupyterLab may render anew meanwhile.
+WATCH_FIRST_PROMPT = """() => { window.runAllStarted = false;
+    const text = () => document.querySelector('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')?.innerText;
+    const before = text(); new MutationObserver((_, seen) => { const now = text();
+        if (now?.includes('*') || (before !== undefined && now !== undefined && now !== before)) {
+            window.runAllStarted = true; seen.disconnect(); } }).observe(document.body, {childList: true,
+    characterData: true, subtree: true}); }"""
 
 
 def run_all_cells(page, timeout_ms=WAIT_MS, attempts=3, wait_for_end=True):
