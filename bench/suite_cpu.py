@@ -1,5 +1,6 @@
 """Where `make test`'s time goes: the CPU seconds of every test file, with all the processes it started (kernels,
-graders, sandboxes, servers, the browser), beside its seconds on the clock.
+graders, sandboxes, servers, the browser), beside its seconds on the clock; then the same of the costliest tests, each
+with its fixtures' set-up and tear-down (a module's shared fixture counts in its first test).
 
 The suite is CPU-bound on a 2-core machine, so the clock of one file says little (it waits for the other worker's
 file); its CPU time says what it costs. Each pytest-xdist worker moves itself into a v1 `cpuacct` control group of
@@ -112,8 +113,9 @@ def main(args):
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench.suite_cpu",
-                                     description="The CPU seconds of every test file of `make test`, with everything "
-                                                 "it started, beside its seconds on the clock.")
+                                     description="The CPU seconds of every test file of `make test` and of its "
+                                                 "costliest tests, with everything they started, beside their "
+                                                 "seconds on the clock.")
     parser.add_argument("pytest_args", nargs=argparse.REMAINDER,
                         help="pytest's own arguments, e.g. tests/grading -k semester (none: the whole suite)")
     sys.exit(main(parser.parse_args().pytest_args))
