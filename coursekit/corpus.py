@@ -46,11 +46,11 @@ def _code(folder, names):
 # The grader's limits as a course may set them in nbgrader_config.py, shortened, for the entries marked
 # `"limits": "short"`: they exist to run into a limit (a loop that never ends, memory taken until there is none), and
 # what they show is that the limit stops them and costs what it should, not how long the production limit is. At the
-# production limits (classroom.trusted.supervisor, c.ExecuteForDisplay) these three alone burnt about 100 of the
-# corpus's 290 CPU-seconds. Memory is short too, for the display run's kernel as for the grading child: the memory
-# hog writes it full in every call, and fresh memory is slow on a virtual machine (page faults): at 2 GB for the
-# kernel and 512 MB for the child it cost 16.6 CPU-seconds, at 256 MB for both 4.2.
-# Every other entry, the slow but honest ones among them, is graded at the production limits.
+# production limits (classroom.trusted.supervisor, c.ExecuteForDisplay) the first three of them burnt about 100 of
+# the corpus's 290 CPU-seconds. The display run's kernel gets the grading child's short memory: the memory hog fills
+# it in every call, and fresh memory is slow on a virtual machine (page faults): 16.6 CPU-seconds at 2 GB for the
+# kernel and 512 MB for the child, 4.2 at 256 MB for both. Every other entry, the slow but honest ones among them,
+# is graded at the production limits.
 SHORT_LIMITS = """
 c.TrustedGrades.call_timeout = 1.0
 c.TrustedGrades.define_timeout = 1.0
