@@ -8,7 +8,7 @@ from pathlib import Path
 
 from classroom import course
 from classroom.grading import record
-from coursekit import trial_course
+from coursekit import forked_commands, trial_course
 from coursekit.trial_course import ASSIGNMENT, SUBMISSIONS
 from coursekit.parts import DASK
 from coursekit.real_parts.ports import free_port
@@ -104,9 +104,9 @@ def alive(pids):
 def start_driver(place, *flags):
     """`python -m classroom.autograde` in the background, in a session of its own (so that a test can send it the
     Ctrl-C a terminal sends to a whole process group)."""
-    return subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags],
-                            cwd=place, env=trial_course.nbgrader_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+    command = [sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags]
+    return forked_commands.popen(command, cwd=place, env=trial_course.nbgrader_env(), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
 def log_of(proc):

@@ -16,7 +16,7 @@ from traitlets.config.loader import PyFileConfigLoader
 from classroom import cells, course
 from classroom.grading import environment
 from classroom.sandbox.launchers import NAMES as LAUNCHERS
-from coursekit import parts
+from coursekit import forked_commands, parts
 from coursekit.notebook_edits import EDITS, SOLUTION, VISIBLE  # noqa: F401 (SOLUTION, VISIBLE: the tests' too)
 from coursekit.repository import ROOT
 
@@ -43,8 +43,8 @@ def nbgrader_env(**extra):
 
 def nbgrader(*args, cwd, check=True):
     """Run the nbgrader command line as an instructor or student would, from `cwd`."""
-    result = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), *args], cwd=cwd, env=nbgrader_env(),
-                            capture_output=True, text=True)
+    result = forked_commands.run([str(Path(sys.executable).parent / "nbgrader"), *args], cwd=cwd, env=nbgrader_env(),
+                                 capture_output=True, text=True)
     if check and result.returncode != 0:
         raise AssertionError(f"nbgrader {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}")
     return result
@@ -54,9 +54,9 @@ def autograde(course_path, *flags, **env):
     """Run `python -m classroom.autograde ASSIGNMENT` (what `make autograde` runs) in a course; its log is saved
     there as autograde.log. The result also has the driver's `pid` (classroom.sandbox.cgroups names its groups
     after it)."""
-    proc = subprocess.Popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
-                            cwd=course_path, env=nbgrader_env(**env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = forked_commands.popen([sys.executable, "-m", "classroom.autograde", ASSIGNMENT, *AUTOGRADE_FLAGS, *flags],
+                                 cwd=course_path, env=nbgrader_env(**env), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate()
     result = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
     result.pid = proc.pid
@@ -66,9 +66,8 @@ def autograde(course_path, *flags, **env):
 
 def classroom(course_path, subcommand, *args):
     """Run `classroom SUBCOMMAND ARGS` (what a make target runs) in a course; it must succeed."""
-    result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=course_path,
-                            env=nbgrader_env(),
-                            capture_output=True, text=True)
+    result = forked_commands.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=course_path,
+                                 env=nbgrader_env(), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
     return result
 

@@ -23,11 +23,15 @@ RUN_STARTED = "SQDK_TESTS_STARTED"  # the run's "now", the same in every pytest-
 
 def pytest_configure(config):
     """The controller sets the run's "now" before it starts its workers, which inherit it (each worker's configure
-    keeps it): a class graded once by one worker and read by all has one due date."""
+    keeps it): a class graded once by one worker and read by all has one due date. It also has the helpers fork their
+    nbgrader and classroom commands (coursekit.forked_commands), unless SQDK_FORKED_COMMANDS is set already."""
     import datetime
     import os
 
+    from coursekit.forked_commands import FORK
+
     os.environ.setdefault(RUN_STARTED, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
+    os.environ.setdefault(FORK, "1")
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
 # in collection order, so starting with the longest leaves no worker alone with a long file at the end.
 LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_corpus.py", "hub/test_hub_class.py",

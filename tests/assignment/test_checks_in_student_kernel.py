@@ -2,14 +2,13 @@
 validates it (`nbgrader validate`), and the student's kernel, after every grade cell has run, holds no module of the
 trusted side of grading (classroom.trusted, classroom.sandbox, classroom.grading) nor nbgrader."""
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from nbformat.v4 import new_code_cell
 
-from coursekit import corpus
+from coursekit import corpus, forked_commands
 
 TRUSTED_SIDE = ("classroom.trusted", "classroom.sandbox", "classroom.grading", "nbgrader")
 LISTED = "kernel-modules.txt"
@@ -23,8 +22,8 @@ def kernel_modules(folder, entry):
     nb["cells"].append(new_code_cell(f"import sys\nopen({str(listing)!r}, 'w').write('\\n'.join(sorted(sys.modules)))"))
     path = folder / "score_gradient.ipynb"
     path.write_text(json.dumps(nb))
-    validate = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "validate", str(path)], cwd=folder,
-                              capture_output=True, text=True)
+    validate = forked_commands.run([str(Path(sys.executable).parent / "nbgrader"), "validate", str(path)], cwd=folder,
+                                   capture_output=True, text=True)
     assert "Success! Your notebook passes all the tests." in validate.stdout, validate.stdout[-3000:]
     return listing.read_text().split()
 

@@ -12,7 +12,6 @@ import contextlib
 import csv
 import os
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -22,7 +21,7 @@ import pytest
 from nbgrader.api import Grade
 
 from classroom.lms import collect_zip, grades
-from coursekit import trial_course
+from coursekit import forked_commands, trial_course
 from coursekit.trial_course import ASSIGNMENT
 from tests.lms.lms_downloads import CANVAS, CANVAS_ROSTER, MOODLE, MOODLE_ROSTER, make_zip, write_csv
 
@@ -43,8 +42,8 @@ def inside(path):
 
 
 def run(subcommand, *args, cwd):
-    result = subprocess.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=cwd,
-                            env=trial_course.nbgrader_env(), capture_output=True, text=True)
+    result = forked_commands.run([sys.executable, "-m", "classroom.app", subcommand, *args], cwd=cwd,
+                                 env=trial_course.nbgrader_env(), capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     return result.stdout
 

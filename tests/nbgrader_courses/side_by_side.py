@@ -15,6 +15,7 @@ from pathlib import Path
 import nbformat
 
 from classroom import cells
+from coursekit import forked_commands
 from coursekit.trial_course import AUTOGRADE_FLAGS, LAUNCHER_CLASS, nbgrader, nbgrader_env
 from . import assignments
 
@@ -99,8 +100,6 @@ def scores(course, assignment):
 
 def grade(assignment, folder):
     """Generate `assignment`, hand in each of assignments.STUDENTS, and grade it both ways (see the module)."""
-    import subprocess
-
     plain = Path(folder) / "plain"
     plain.mkdir(parents=True)
     (plain / "nbgrader_config.py").write_text(PLAIN)
@@ -113,8 +112,8 @@ def grade(assignment, folder):
     (ours / "nbgrader_config.py").write_text(OURS)
     # plain nbgrader fails a student's whole assignment on some hand-ins (the bonus point): that is its result
     plain_run = nbgrader("autograde", assignment, cwd=plain, check=False)
-    run = subprocess.run([sys.executable, "-m", "classroom.autograde", assignment, "--jobs", "2", *AUTOGRADE_FLAGS],
-                         cwd=ours, env=nbgrader_env(), capture_output=True, text=True)
+    run = forked_commands.run([sys.executable, "-m", "classroom.autograde", assignment, "--jobs", "2",
+                               *AUTOGRADE_FLAGS], cwd=ours, env=nbgrader_env(), capture_output=True, text=True)
     return Graded(plain, ours, {"plain": scores(plain, assignment), "ours": scores(ours, assignment)},
                   run.stdout + run.stderr, plain_run.stdout + plain_run.stderr)
 

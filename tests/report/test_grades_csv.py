@@ -8,7 +8,6 @@ addresses (LTI imports, `nbgrader db student add`) or an id an instructor typed;
 import csv
 import datetime
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from nbgrader.plugins.export import CsvExportPlugin
 
 from classroom import csvsafe
 from classroom.plugins.csv_export import COLUMNS, SafeCsvExport
+from coursekit import forked_commands
 from coursekit.trial_course import COURSE_ID
 from coursekit.repository import ROOT
 
@@ -118,8 +118,8 @@ def test_make_grades_writes_the_safe_file_through_nbgrader_config(tmp_path, empt
     shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
     people = {**PLAIN, **HOSTILE}
     make_gradebook(empty_gradebook, tmp_path / "gradebook.db", people)
-    result = subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "grades.csv"],
-                            cwd=tmp_path, capture_output=True, text=True)
+    result = forked_commands.run([str(Path(sys.executable).parent / "nbgrader"), "export", "--to", "grades.csv"],
+                                 cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "SafeCsvExport" in result.stderr
     assert_matches_the_gradebook(tmp_path / "grades.csv", people)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from classroom.app.main import SUBCOMMANDS, command_class
+from coursekit import forked_commands
 from coursekit.trial_course import nbgrader_env
 from coursekit.repository import ROOT
 
@@ -18,8 +19,8 @@ NO_TARGET = {"quiz-key"}
 
 
 def classroom(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "classroom.app", *args], cwd=cwd, env=nbgrader_env(),
-                          capture_output=True, text=True)
+    return forked_commands.run([sys.executable, "-m", "classroom.app", *args], cwd=cwd, env=nbgrader_env(),
+                               capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")

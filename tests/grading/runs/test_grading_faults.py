@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from coursekit import trial_course
+from coursekit import forked_commands, trial_course
 from coursekit.trial_course import ASSIGNMENT, COURSE_ID, SUBMISSIONS
 
 pytestmark = pytest.mark.integration
@@ -57,8 +57,9 @@ def driver(place, *flags, module=None, name=None, when="after", nth=1, action=No
     command = [sys.executable, "-m", "classroom.autograde"]
     if module:
         command = [sys.executable, "-c", INJECT.format(module=module, name=name, nth=nth, when=when, action=action)]
-    proc = subprocess.Popen([*command, ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags], cwd=place,
-                            env=trial_course.nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = forked_commands.popen([*command, ASSIGNMENT, *trial_course.AUTOGRADE_FLAGS, *flags], cwd=place,
+                                 env=trial_course.nbgrader_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
     if not wait:
         return proc
     out, err = proc.communicate()

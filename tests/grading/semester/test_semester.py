@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import time
 
@@ -18,7 +17,7 @@ import pytest
 from classroom.bookkeeping import lock
 from classroom.grading import record
 from classroom.report import read_summary
-from coursekit import trial_course, grading_runs
+from coursekit import forked_commands, grading_runs, trial_course
 from coursekit.trial_course import ASSIGNMENT, COURSE_ID
 from coursekit.quiz.statements import write_private
 from coursekit.repository import ROOT
@@ -197,10 +196,10 @@ def test_a_handed_out_quiz_keeps_its_key(place):
 
     # the quiz is edited anyway (here: another variant written knowingly), then put into the gradebook
     env = trial_course.nbgrader_env(PYTHONPATH=str(ROOT), QUIZ_SEED="a second secret of ours")
-    subprocess.run([sys.executable, "-m", "classroom.app", "quiz-variant", "--replace-handed-out", "--no-release",
-                    "--statements", str(private)], cwd=place, env=env, check=True, capture_output=True)
-    refused = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
-                             capture_output=True, text=True)  # what `make release` runs before generate_assignment
+    forked_commands.run([sys.executable, "-m", "classroom.app", "quiz-variant", "--replace-handed-out", "--no-release",
+                         "--statements", str(private)], cwd=place, env=env, check=True, capture_output=True)
+    refused = forked_commands.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT], cwd=place, env=env,
+                                  capture_output=True, text=True)  # what `make release` runs before generate_assignment
     assert refused.returncode == 2 and "Nothing was changed" in refused.stderr
     trial_course.nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=place)  # the formgrader's Generate button
     run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--force")
@@ -209,8 +208,8 @@ def test_a_handed_out_quiz_keeps_its_key(place):
     assert (place / "feedback" / "alice" / ASSIGNMENT / f"{QUIZ}.html").read_bytes() == page
 
     # knowingly: the new key is recorded, and grading goes on with it
-    accepted = subprocess.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT, "--accept"], cwd=place,
-                              env=env, capture_output=True, text=True)
+    accepted = forked_commands.run([sys.executable, "-m", "classroom.app", "quiz-key", ASSIGNMENT, "--accept"],
+                                   cwd=place, env=env, capture_output=True, text=True)
     assert accepted.returncode == 0, accepted.stderr
     run = trial_course.make(place, "autograde", "AUTOGRADE_ARGS=--student alice")
     assert run.returncode == 0 and "1 graded now" in run.stderr, run.stderr[-3000:]
