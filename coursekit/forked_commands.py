@@ -17,7 +17,7 @@ exit status as subprocess gives it.
 
 What differs from a fresh process: the preloaded packages were imported before the command's environment was set
 (none reads it at import for anything a command uses); our own packages are never preloaded, so each command imports
-them under its own environment. tests/setup/test_forked_commands.py runs one probe both ways and compares what it
+them under its own environment; /proc/PID/cmdline shows the preloader's command line (nothing of ours reads it). tests/setup/test_forked_commands.py runs one probe both ways and compares what it
 sees. Any other command line or subprocess argument (user, preexec_fn, pass_fds...), or an environment whose PYTHON*
 variables (PYTHONPATH, PYTHONHASHSEED...) are not the preloader's, starts a fresh process; so does every command
 outside the suite (the benches measure what an instructor's command costs, imports included).
