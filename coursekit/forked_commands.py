@@ -49,7 +49,8 @@ def forkable(args, kwargs):
         return False
     if not isinstance(args, (list, tuple)) or not args or not all(isinstance(a, (str, os.PathLike)) for a in args):
         return False
-    if _interpreter_settings(kwargs.get("env") or os.environ) != _interpreter_settings(_started_with()):
+    env = os.environ if kwargs.get("env") is None else kwargs["env"]
+    if _interpreter_settings(env) != _interpreter_settings(_started_with()):
         return False
     first = os.fspath(args[0])
     if first == sys.executable:
@@ -82,9 +83,12 @@ class _Preloader:
         theirs.close()
         self.socket, self.lock = ours, threading.Lock()
         if self.socket.recv(16) != b"ready":
-            raise RuntimeError(f"the preloader of coursekit.forked_commands did not start (exit status "
-                               f"{self.process.wait()}); run with {FORK}=0 to start every command afresh")
+            raise self.ended()
         atexit.register(self.close)
+
+    def ended(self):
+        return RuntimeError(f"the preloader of coursekit.forked_commands has ended (exit status {self.process.wait()}, "
+                            f"what it printed is above); run with {FORK}=0 to start every command afresh")
 
     def start(self, request, fds):
         """Hand the preloader a command and its standard streams; (the command's pid, the socket its status comes on)."""
@@ -92,10 +96,15 @@ class _Preloader:
         try:
             with self.lock:
                 socket.send_fds(self.socket, [json.dumps(request).encode()], [*fds, theirs.fileno()])
+        except OSError:
+            pass  # the preloader has ended: said below
         finally:
             theirs.close()
-        pid = _STATUS.unpack(_receive(status))[0]
-        return pid, status
+        pid = _receive(status)  # nothing if the preloader has ended
+        if not pid:
+            status.close()
+            raise self.ended()
+        return _STATUS.unpack(pid)[0], status
 
     def close(self):
         self.socket.close()
@@ -106,7 +115,8 @@ _preloaders = {}  # {pid: _Preloader}: a forked test process starts its own
 
 
 def _preloader():
-    if os.getpid() not in _preloaders:
+    """This process's preloader; a new one if it has none or its last one has ended (killed, out of memory)."""
+    if os.getpid() not in _preloaders or _preloaders[os.getpid()].process.poll() is not None:
         _preloaders[os.getpid()] = _Preloader()
     return _preloaders[os.getpid()]
 

@@ -98,3 +98,14 @@ def test_what_it_cannot_start_as_python_would_starts_fresh(monkeypatch):
     assert not forked_commands.forkable(command, {})
     process = forked_commands.popen(["true"])
     assert type(process) is subprocess.Popen and process.wait() == 0
+
+
+def test_a_preloader_that_ended_is_replaced_and_a_command_it_took_down_counts_as_killed():
+    sleeper = forked_commands.popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    preloader = forked_commands._preloader()
+    preloader.process.kill()
+    preloader.process.wait()
+    os.kill(sleeper.pid, signal.SIGKILL)  # orphaned: nobody would report its end
+    assert sleeper.wait(timeout=60) == -signal.SIGKILL
+    again = forked_commands.run([sys.executable, "-c", "print('again')"], capture_output=True, text=True)
+    assert again.stdout == "again\n" and forked_commands._preloader() is not preloader
