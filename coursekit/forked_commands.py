@@ -19,7 +19,7 @@ What differs from a fresh process: the preloaded packages were imported before t
 (none reads it at import for anything a command uses); our own packages are never preloaded, so each command imports
 them under its own environment; /proc/PID/cmdline shows the preloader's command line (nothing of ours reads it). tests/setup/test_forked_commands.py runs one probe both ways and compares what it
 sees. Any other command line or subprocess argument (user, preexec_fn, pass_fds...), or an environment whose PYTHON*
-variables (PYTHONPATH, PYTHONHASHSEED...) are not the preloader's, starts a fresh process; so does every command
+variables (PYTHONPATH, PYTHONHASHSEED...) or locale are not the preloader's, starts a fresh process; so does every command
 outside the suite (the benches measure what an instructor's command costs, imports included).
 """
 import atexit
@@ -59,8 +59,9 @@ def forkable(args, kwargs):
 
 
 def _interpreter_settings(env):
-    """The variables that change how a Python interpreter starts (PYTHONPATH, PYTHONHASHSEED, ...)."""
-    return {key: value for key, value in env.items() if key.startswith("PYTHON")}
+    """The variables that change how a Python interpreter starts (PYTHONPATH, PYTHONHASHSEED, ..., and the locale,
+    which sets its streams' encoding)."""
+    return {key: value for key, value in env.items() if key.startswith(("PYTHON", "LC_")) or key == "LANG"}
 
 
 def _started_with():

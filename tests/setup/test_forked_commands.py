@@ -91,6 +91,7 @@ def test_what_it_cannot_start_as_python_would_starts_fresh(monkeypatch):
     assert forked_commands.forkable(command, {"cwd": "/", "text": True})
     assert not forked_commands.forkable(command, {"preexec_fn": os.getpid})  # an argument it does not take
     assert not forked_commands.forkable(command, {"env": dict(os.environ, PYTHONPATH="/elsewhere")})
+    assert not forked_commands.forkable(command, {"env": dict(os.environ, LC_ALL=os.environ.get("LC_ALL", "C") + "x")})
     assert not forked_commands.forkable(["true"], {})
     assert not forked_commands.forkable([sys.executable, "script.py"], {})
     assert not forked_commands.forkable([str(Path(sys.executable).parent / "jupyter-lab")], {})
