@@ -4,23 +4,24 @@ Every nbgrader or classroom command imports nbgrader first (nbgrader's `__init__
 with them nbconvert, SQLAlchemy and Jupyter's server): about 0.55 CPU-s of a fresh process's life, and the suite's
 helpers (trial_course.nbgrader, .autograde, .classroom, grading_runs.start_driver, ...) run a few hundred of them.
 
-`Popen` and `run` take subprocess's arguments. Where SQDK_FORKED_COMMANDS=1 (tests/conftest.py sets it for the
-suite, unless it is set already: SQDK_FORKED_COMMANDS=0 runs every command afresh), a command line `[sys.executable, "-m", MODULE, ...]`,
-`[sys.executable, "-c", CODE, ...]` or `[this environment's bin/nbgrader or bin/classroom, ...]` goes to this test process's
-preloader: a fresh `python` that has imported PRELOAD (packages of others only) and then forks once per command.
-The fork becomes the command as a fresh interpreter would: it takes the caller's standard streams, working folder,
-environment, umask and (start_new_session) a session of its own, closes every other file, sets sys.argv and
-sys.path[0] as `python -m`, `python -c` or the script does, runs it (runpy), and leaves through the interpreter's own
-exit (atexit handlers run, streams are flushed, an uncaught exception is printed and exits 1). The caller gets the
-command's own pid (a signal reaches the command itself; the sandbox's control groups are named after it) and its
-exit status as subprocess gives it.
+`Popen` and `run` take subprocess's arguments. Where SQDK_FORKED_COMMANDS=1 (tests/conftest.py sets it for the suite
+unless it is set already: SQDK_FORKED_COMMANDS=0 runs every command afresh), a command line
+`[sys.executable, "-m", MODULE, ...]`, `[sys.executable, "-c", CODE, ...]` or `[this environment's bin/nbgrader or
+bin/classroom, ...]` goes to this test process's preloader: a fresh `python` that has imported PRELOAD (packages of
+others only) and then forks once per command. The fork becomes the command as a fresh interpreter would: it takes the
+caller's standard streams, working folder, environment, umask and (start_new_session) a session of its own, closes
+every other file, sets sys.argv and sys.path[0] as `python -m`, `python -c` or the script does, runs it (runpy), and
+leaves through the interpreter's own exit (atexit handlers run, streams are flushed, an uncaught exception is printed
+and exits 1). The caller gets the command's own pid (a signal reaches the command itself; the sandbox's control
+groups are named after it) and its exit status as subprocess gives it.
 
 What differs from a fresh process: the preloaded packages were imported before the command's environment was set
 (none reads it at import for anything a command uses); our own packages are never preloaded, so each command imports
-them under its own environment; /proc/PID/cmdline shows the preloader's command line (nothing of ours reads it). tests/setup/test_forked_commands.py runs one probe both ways and compares what it
-sees. Any other command line or subprocess argument (user, preexec_fn, pass_fds...), or an environment whose PYTHON*
-variables (PYTHONPATH, PYTHONHASHSEED...) or locale are not the preloader's, starts a fresh process; so does every command
-outside the suite (the benches measure what an instructor's command costs, imports included).
+them under its own environment; /proc/PID/cmdline shows the preloader's command line (nothing of ours reads it).
+tests/setup/test_forked_commands.py runs one probe both ways and compares what it sees. Any other command line or
+subprocess argument (user, preexec_fn, pass_fds...), or an environment whose PYTHON* variables (PYTHONPATH,
+PYTHONHASHSEED...) or locale are not the preloader's, starts a fresh process; so does every command outside the suite
+(the benches measure what an instructor's command costs, imports included).
 """
 import atexit
 import json
@@ -92,7 +93,7 @@ class _Preloader:
                             f"what it printed is above); run with {FORK}=0 to start every command afresh")
 
     def start(self, request, fds):
-        """Hand the preloader a command and its standard streams; (the command's pid, the socket its status comes on)."""
+        """Hand the preloader a command and its standard streams; (the command's pid, the socket of its status)."""
         status, theirs = socket.socketpair()
         try:
             with self.lock:
