@@ -212,7 +212,9 @@ def serve(fd):
     import ctypes
     import importlib
 
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: end with the test process
+    # PR_SET_PDEATHSIG (1): end with the test process. classroom.grading.pool has this as a function, but importing it
+    # here would preload our own package into every command
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     requests = socket.socket(fileno=fd)
     for name in PRELOAD:
         importlib.import_module(name)
