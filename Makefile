@@ -36,7 +36,10 @@ lab: $(READY)
 # suite waits (kernels starting, browsers, servers, time limits) with a core idle, which the extra worker fills (on 2
 # cores, 736 s of pytest against 777 s with two workers, and 781 s against 809 s, each pair on clean clones of one
 # commit; `make test-fast`, which never waits, keeps one worker a core). --dist loadfile keeps a file's tests on one
-# worker, as nbval needs for the cells of one notebook and the grading tests for the class they grade once per file.
+# worker, as nbval needs for the cells of one notebook and the grading tests for the class they grade once per file;
+# --no-loadscope-reorder hands the files out in the order tests/conftest.py gives (the longest first), where
+# pytest-xdist would otherwise hand out first the files with the most tests (many quick ones), and start the minutes
+# of nbgrader's contract or the hub class only after a few minutes.
 # A test that needs a real part this machine lacks (browser, hub, postgres, dask, sandbox) is skipped, and the run's
 # last line names the part and the command that installs it; PYTEST_ARGS='-m "not hub"' leaves a part out
 # (coursekit/parts.py). Progress: each finished test on a line of its own, with the share of the run done so far
@@ -44,7 +47,7 @@ lab: $(READY)
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(READY)
 	$(COMPILE_OURS)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -v $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -v $(PYTEST_ARGS)
 
 # The fast unit tests only (no kernel, nbgrader run, sandbox, browser or JupyterLab): run it on every change.
 test-fast: $(READY)

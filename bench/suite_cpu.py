@@ -96,8 +96,8 @@ def main(args):
         sys.exit("bench.suite_cpu: needs root and a v1 cpuacct hierarchy at /sys/fs/cgroup/cpuacct (this machine has "
                  "neither or not both); run the suite with `make test` and read pytest's --durations instead")
     with tempfile.TemporaryDirectory(prefix="suite-cpu-") as out:
-        command = [sys.executable, "-m", "pytest", "-n", "auto", "--dist", "loadfile", "-q", "-p", "bench.suite_cpu",
-                   *args]
+        command = [sys.executable, "-m", "pytest", "-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder", "-q",
+                   "-p", "bench.suite_cpu", *args]
         started = time.monotonic()
         run = subprocess.run(command, env=dict(os.environ, **{OUT: out}))
         files, tests = {}, {}

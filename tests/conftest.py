@@ -33,7 +33,8 @@ def pytest_configure(config):
     os.environ.setdefault(RUN_STARTED, datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
     os.environ.setdefault(FORK, "1")
 # The files that take longest (minutes of grading), run first: with `--dist loadfile` each file goes to one worker
-# in collection order, so starting with the longest leaves no worker alone with a long file at the end.
+# in collection order (make test passes --no-loadscope-reorder, so pytest-xdist keeps this order rather than its own,
+# the files with most tests first), so starting with the longest leaves no worker alone with a long file at the end.
 LONGEST_FIRST = ["setup/test_nbgrader_contract.py", "assignment/test_assignment_corpus.py", "hub/test_hub_class.py",
                  "grading/runs/test_grading_faults.py",
                  "grading/runs/test_grading_parallel.py", "grading/semester/test_semester.py",
